@@ -1,0 +1,250 @@
+/*
+ * sha256.c: SHA-256, HMAC-SHA256 and PBKDF2-HMAC-SHA256.
+ */
+#include <string.h>
+
+#include "insecure_memzero.h"
+#include "sha256.h"
+#include "sysendian.h"
+
+/* Round constants: the first 32 bits of the fractional parts of the cube
+ * roots of the first 64 primes (FIPS 180-4, 4.2.2). */
+static const uint32_t K[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5,
+	0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
+	0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+	0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3,
+	0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5,
+	0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+};
+
+/* Initial hash value: fractional parts of the square roots of the first
+ * 8 primes (FIPS 180-4, 5.3.3). */
+static const uint32_t H0[8] = {
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+};
+
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+#define CH(x, y, z) ((x & (y ^ z)) ^ z)
+#define MAJ(x, y, z) ((x & (y | z)) | (y & z))
+#define SIGMA0(x) (ROTR(x, 2) ^ ROTR(x, 13) ^ ROTR(x, 22))
+#define SIGMA1(x) (ROTR(x, 6) ^ ROTR(x, 11) ^ ROTR(x, 25))
+#define sigma0(x) (ROTR(x, 7) ^ ROTR(x, 18) ^ ((x) >> 3))
+#define sigma1(x) (ROTR(x, 17) ^ ROTR(x, 19) ^ ((x) >> 10))
+
+/*
+ * sha256_compress(state, block):
+ * The SHA-256 compression function on one 64-byte block.  The message
+ * schedule is kept as a rolling window of 16 words rather than 64, which is
+ * what lets compilers keep most of it in registers.
+ */
+static void sha256_compress(uint32_t state[8], const uint8_t block[64])
+{
+	uint32_t W[16];
+	uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
+	uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		uint32_t w, t1, t2;
+
+		if (i < 16) {
+			w = W[i] = be32dec(&block[i * 4]);
+		} else {
+			w = W[i & 15] += sigma1(W[(i - 2) & 15]) +
+			    W[(i - 7) & 15] + sigma0(W[(i - 15) & 15]);
+		}
+		t1 = h + SIGMA1(e) + CH(e, f, g) + K[i] + w;
+		t2 = SIGMA0(a) + MAJ(a, b, c);
+		h = g; g = f; f = e; e = d + t1;
+		d = c; c = b; b = a; a = t1 + t2;
+	}
+
+	state[0] += a; state[1] += b; state[2] += c; state[3] += d;
+	state[4] += e; state[5] += f; state[6] += g; state[7] += h;
+
+	insecure_memzero(W, sizeof(W));
+}
+
+void sha256_init(sha256_ctx *ctx)
+{
+	memcpy(ctx->state, H0, sizeof(H0));
+	ctx->count = 0;
+}
+
+void sha256_update(sha256_ctx *ctx, const void *in, size_t len)
+{
+	const uint8_t *p = (const uint8_t *)in;
+	size_t have = (size_t)(ctx->count & 63);
+
+	if (len == 0)	/* in may be NULL then; memcpy must not see it */
+		return;
+	ctx->count += len;
+
+	/* Complete a partial block first. */
+	if (have) {
+		size_t take = 64 - have;
+
+		if (len < take) {
+			memcpy(&ctx->buf[have], p, len);
+			return;
+		}
+		memcpy(&ctx->buf[have], p, take);
+		sha256_compress(ctx->state, ctx->buf);
+		p += take;
+		len -= take;
+	}
+
+	/* Whole blocks straight from the caller's buffer. */
+	for (; len >= 64; p += 64, len -= 64)
+		sha256_compress(ctx->state, p);
+
+	if (len)
+		memcpy(ctx->buf, p, len);
+}
+
+void sha256_final(sha256_ctx *ctx, uint8_t digest[32])
+{
+	size_t have = (size_t)(ctx->count & 63);
+	int i;
+
+	/* Pad with 0x80, zeros, and the message length in bits (big-endian). */
+	ctx->buf[have++] = 0x80;
+	if (have > 56) {
+		memset(&ctx->buf[have], 0, 64 - have);
+		sha256_compress(ctx->state, ctx->buf);
+		have = 0;
+	}
+	memset(&ctx->buf[have], 0, 56 - have);
+	be64enc(&ctx->buf[56], ctx->count << 3);
+	sha256_compress(ctx->state, ctx->buf);
+
+	for (i = 0; i < 8; i++)
+		be32enc(&digest[i * 4], ctx->state[i]);
+
+	insecure_memzero(ctx, sizeof(*ctx));
+}
+
+void sha256_buf(const void *in, size_t len, uint8_t digest[32])
+{
+	sha256_ctx ctx;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, in, len);
+	sha256_final(&ctx, digest);
+}
+
+void hmac_sha256_init(hmac_sha256_ctx *ctx, const void *key, size_t keylen)
+{
+	uint8_t pad[64];
+	uint8_t khash[32];
+	size_t i;
+
+	if (keylen > 64) {
+		sha256_buf(key, keylen, khash);
+		key = khash;
+		keylen = sizeof(khash);
+	}
+
+	/* Inner: SHA256((K xor ipad) || ...); outer: SHA256((K xor opad) || ...). */
+	memset(pad, 0x36, sizeof(pad));
+	for (i = 0; i < keylen; i++)
+		pad[i] ^= ((const uint8_t *)key)[i];
+	sha256_init(&ctx->inner);
+	sha256_update(&ctx->inner, pad, sizeof(pad));
+
+	memset(pad, 0x5c, sizeof(pad));
+	for (i = 0; i < keylen; i++)
+		pad[i] ^= ((const uint8_t *)key)[i];
+	sha256_init(&ctx->outer);
+	sha256_update(&ctx->outer, pad, sizeof(pad));
+
+	insecure_memzero(pad, sizeof(pad));
+	insecure_memzero(khash, sizeof(khash));
+}
+
+void hmac_sha256_update(hmac_sha256_ctx *ctx, const void *in, size_t len)
+{
+	sha256_update(&ctx->inner, in, len);
+}
+
+void hmac_sha256_final(hmac_sha256_ctx *ctx, uint8_t mac[32])
+{
+	uint8_t ihash[32];
+
+	sha256_final(&ctx->inner, ihash);
+	sha256_update(&ctx->outer, ihash, sizeof(ihash));
+	sha256_final(&ctx->outer, mac);
+
+	insecure_memzero(ihash, sizeof(ihash));
+}
+
+void hmac_sha256_buf(const void *key, size_t keylen, const void *in,
+    size_t len, uint8_t mac[32])
+{
+	hmac_sha256_ctx ctx;
+
+	hmac_sha256_init(&ctx, key, keylen);
+	hmac_sha256_update(&ctx, in, len);
+	hmac_sha256_final(&ctx, mac);
+}
+
+void pbkdf2_sha256(const uint8_t *passwd, size_t passwdlen,
+    const uint8_t *salt, size_t saltlen, uint64_t c,
+    uint8_t *buf, size_t dklen)
+{
+	hmac_sha256_ctx keyed, salted, ctx;
+	uint8_t ivec[4], U[32], T[32];
+	uint32_t blockno;
+	uint64_t j;
+	size_t i, k, clen;
+
+	/*
+	 * The password is absorbed into the HMAC key schedule once and the salt
+	 * once; each output block then costs only its counter and the
+	 * iterations.  yespower's PBKDF2 calls make up to 128 blocks from one
+	 * password and salt, so this saves most of the front end's work.
+	 */
+	hmac_sha256_init(&keyed, passwd, passwdlen);
+	salted = keyed;
+	hmac_sha256_update(&salted, salt, saltlen);
+
+	for (i = 0, blockno = 1; i < dklen; i += 32, blockno++) {
+		/* U_1 = HMAC(P, S || INT(blockno)) */
+		be32enc(ivec, blockno);
+		ctx = salted;
+		hmac_sha256_update(&ctx, ivec, sizeof(ivec));
+		hmac_sha256_final(&ctx, U);
+		memcpy(T, U, sizeof(T));
+
+		/* U_j = HMAC(P, U_{j-1}); T = U_1 xor U_2 xor ... */
+		for (j = 2; j <= c; j++) {
+			ctx = keyed;
+			hmac_sha256_update(&ctx, U, sizeof(U));
+			hmac_sha256_final(&ctx, U);
+			for (k = 0; k < sizeof(T); k++)
+				T[k] ^= U[k];
+		}
+
+		clen = dklen - i;
+		if (clen > sizeof(T))
+			clen = sizeof(T);
+		memcpy(&buf[i], T, clen);
+	}
+
+	insecure_memzero(&keyed, sizeof(keyed));
+	insecure_memzero(&salted, sizeof(salted));
+	insecure_memzero(U, sizeof(U));
+	insecure_memzero(T, sizeof(T));
+}

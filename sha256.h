@@ -1,0 +1,84 @@
+/*
+ * sha256.h: SHA-256 (FIPS 180-4), HMAC-SHA256 (RFC 2104) and
+ * PBKDF2-HMAC-SHA256 (RFC 8018), as used by yespower's front and back ends.
+ *
+ * Every function here is thread-safe: contexts belong to their caller and no
+ * global state is written.
+ */
+#ifndef YESPOWER_SHA256_H
+#define YESPOWER_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Link-time names carry a yespower_ prefix so that a program can link this
+ * library together with OpenSSL, libsodium or another SHA-256 without clashes.
+ */
+#define sha256_init yespower_sha256_init
+#define sha256_update yespower_sha256_update
+#define sha256_final yespower_sha256_final
+#define sha256_buf yespower_sha256_buf
+#define hmac_sha256_init yespower_hmac_sha256_init
+#define hmac_sha256_update yespower_hmac_sha256_update
+#define hmac_sha256_final yespower_hmac_sha256_final
+#define hmac_sha256_buf yespower_hmac_sha256_buf
+#define pbkdf2_sha256 yespower_pbkdf2_sha256
+
+typedef struct {
+	uint32_t state[8];
+	uint64_t count;		/* bytes hashed so far */
+	uint8_t buf[64];	/* the partial block: count % 64 bytes */
+} sha256_ctx;
+
+typedef struct {
+	sha256_ctx inner, outer;
+} hmac_sha256_ctx;
+
+/* sha256_init(ctx): start a SHA-256 computation. */
+void sha256_init(sha256_ctx *ctx);
+
+/* sha256_update(ctx, in, len): hash len more bytes (in may be NULL if len is 0). */
+void sha256_update(sha256_ctx *ctx, const void *in, size_t len);
+
+/* sha256_final(ctx, digest): write the 32-byte digest and wipe ctx. */
+void sha256_final(sha256_ctx *ctx, uint8_t digest[32]);
+
+/* sha256_buf(in, len, digest): digest = SHA256(in[0 .. len - 1]). */
+void sha256_buf(const void *in, size_t len, uint8_t digest[32]);
+
+/*
+ * hmac_sha256_init(ctx, key, keylen): start HMAC-SHA256 with a key of any
+ * length (keys longer than 64 bytes are hashed first, as RFC 2104 says).
+ */
+void hmac_sha256_init(hmac_sha256_ctx *ctx, const void *key, size_t keylen);
+
+/* hmac_sha256_update(ctx, in, len): authenticate len more bytes. */
+void hmac_sha256_update(hmac_sha256_ctx *ctx, const void *in, size_t len);
+
+/* hmac_sha256_final(ctx, mac): write the 32-byte MAC and wipe ctx. */
+void hmac_sha256_final(hmac_sha256_ctx *ctx, uint8_t mac[32]);
+
+/* hmac_sha256_buf(key, keylen, in, len, mac): one-shot HMAC-SHA256. */
+void hmac_sha256_buf(const void *key, size_t keylen, const void *in,
+    size_t len, uint8_t mac[32]);
+
+/*
+ * pbkdf2_sha256(passwd, passwdlen, salt, saltlen, c, buf, dklen):
+ * buf[0 .. dklen - 1] = PBKDF2-HMAC-SHA256(passwd, salt, c, dklen).
+ * c must be at least 1; dklen may be any length up to (2^32 - 1) * 32.
+ * buf may not overlap the password or the salt.
+ */
+void pbkdf2_sha256(const uint8_t *passwd, size_t passwdlen,
+    const uint8_t *salt, size_t saltlen, uint64_t c,
+    uint8_t *buf, size_t dklen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* !YESPOWER_SHA256_H */

@@ -1,0 +1,122 @@
+/*
+ * yespower.h: the public interface of libyespower.
+ *
+ * yespower is a memory-hard proof-of-work hash: a block header (or any other
+ * input) goes in, 32 bytes come out, and the caller compares them with a
+ * target.  This interface, its types and their layout are the same as in the
+ * original openwall yespower 1.0 release, so a program written against the
+ * original builds and links against this library unchanged.
+ *
+ * Errors: every function returns 0 on success or -1 with errno set.  On any
+ * error the hash functions fill *dst with 0xff bytes, the largest possible
+ * value, so that a caller who forgets to check the return value still sees a
+ * hash that meets no target.
+ */
+#ifndef YESPOWER_H
+#define YESPOWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>	/* size_t, as the original provides it */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A memory region owned by the library.  Treat it as opaque: it is visible
+ * only so that callers can allocate a yespower_local_t themselves (on the
+ * stack, in a struct, per thread).
+ */
+typedef struct {
+	void *base, *aligned;
+	size_t base_size, aligned_size;
+} yespower_region_t;
+
+/* Per-thread working memory for yespower(); see yespower_init_local(). */
+typedef yespower_region_t yespower_local_t;
+
+/* The algorithm version: yespower 0.5 (yescrypt 0.5 compatible) or 1.0. */
+typedef enum { YESPOWER_0_5 = 5, YESPOWER_1_0 = 10 } yespower_version_t;
+
+/*
+ * The parameters of one yespower instance, as a chain defines them.
+ * version: YESPOWER_0_5 or YESPOWER_1_0.
+ * N: the number of 128*r-byte blocks of memory; a power of 2, 1024 to 524288.
+ * r: the block size factor, 8 to 32.  Memory used is 128 * N * r bytes
+ *    plus a few hundred KiB.
+ * pers, perslen: the personalization string (may be NULL with perslen 0).
+ *    In version 0.5 a NULL pers and an empty one give different hashes.
+ */
+typedef struct {
+	yespower_version_t version;
+	uint32_t N, r;
+	const uint8_t *pers;
+	size_t perslen;
+} yespower_params_t;
+
+/* A 256-bit yespower hash, in the byte order it is computed in. */
+typedef struct {
+	unsigned char uc[32];
+} yespower_binary_t;
+
+/**
+ * yespower_init_local(local):
+ * Initialize a working-memory structure.  No memory is allocated yet: the
+ * first yespower() call allocates what its parameters need and later calls
+ * reuse it, growing it when the parameters grow.
+ *
+ * Return 0 on success; or -1 on error.
+ *
+ * MT-safe as long as local is not in use by another thread.
+ */
+int yespower_init_local(yespower_local_t *local);
+
+/**
+ * yespower_free_local(local):
+ * Free the memory held by local and leave it initialized and empty, so that
+ * it may be used again or freed again.
+ *
+ * Return 0 on success; or -1 on error (errno set; local is then unchanged).
+ *
+ * MT-safe as long as local is not in use by another thread.
+ */
+int yespower_free_local(yespower_local_t *local);
+
+/**
+ * yespower(local, src, srclen, params, dst):
+ * Compute the yespower hash of src[0 .. srclen - 1] with params into *dst,
+ * using (and if needed growing) the working memory in local, which must
+ * have been initialized with yespower_init_local().  src may be NULL when
+ * srclen is 0.
+ *
+ * Return 0 on success; or -1 on error: EINVAL for invalid parameters (a
+ * version other than 5 or 10, N not a power of 2 in 1024..524288, r not in
+ * 8..32, pers NULL with perslen > 0, dst or params NULL), ENOMEM when the
+ * memory cannot be allocated.  On error *dst is filled with 0xff bytes and
+ * local stays valid.
+ *
+ * MT-safe as long as local and dst are not in use by another thread.
+ */
+int yespower(yespower_local_t *local,
+    const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst);
+
+/**
+ * yespower_tls(src, srclen, params, dst):
+ * Like yespower(), with working memory kept by the library for the calling
+ * thread.  The memory is reused across calls and freed when the thread
+ * exits.
+ *
+ * Return 0 on success; or -1 on error, as for yespower().
+ *
+ * MT-safe as long as dst is not in use by another thread.
+ */
+int yespower_tls(const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* !YESPOWER_H */
