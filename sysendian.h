@@ -12,6 +12,15 @@
 
 #include <stdint.h>
 
+/* BSD's <sys/endian.h> has functions of these names; keep ours apart. */
+#define be32dec yespower_be32dec
+#define be32enc yespower_be32enc
+#define be64enc yespower_be64enc
+#define le32dec yespower_le32dec
+#define le32enc yespower_le32enc
+#define le64dec yespower_le64dec
+#define le64enc yespower_le64enc
+
 static inline uint32_t be32dec(const void *pp)
 {
 	const uint8_t *p = (const uint8_t *)pp;

@@ -88,7 +88,7 @@ static void sodium_retarget(crypto_generichash_state *st, size_t from,
 	memcpy(st, &h0, sizeof(h0));
 }
 
-static void sodium_init(crypto_generichash_state *st, size_t outlen,
+static void sodium_start(crypto_generichash_state *st, size_t outlen,
     const uint8_t *key, size_t keylen)
 {
 	size_t initlen = outlen;
@@ -109,7 +109,7 @@ static void sodium_blake2b(uint8_t *out, size_t outlen, const uint8_t *key,
 {
 	crypto_generichash_state st;
 
-	sodium_init(&st, outlen, key, keylen);
+	sodium_start(&st, outlen, key, keylen);
 	crypto_generichash_update(&st, in, inlen);
 	crypto_generichash_final(&st, out, outlen);
 }
@@ -420,7 +420,7 @@ static void incremental_both_case(size_t outlen, size_t keylen)
 	size_t msglen = random_msglen(), done = 0, n;
 
 	yespower_blake2b_init(&ctx, outlen, keybuf, keylen);
-	sodium_init(&st, outlen, keybuf, keylen);
+	sodium_start(&st, outlen, keybuf, keylen);
 	while (done < msglen) {
 		n = random_chunk(msglen - done);
 		yespower_blake2b_update(&ctx, msgbuf + done, n);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blake2b.h"
 #include "sha256.h"
 #include "yespower.h"
 
@@ -205,6 +206,17 @@ static int run_vector_line(char *line)
 			print_hex(out, dklen);
 			ok = 1;
 		}
+	} else if (!strcmp(f[0], "BLAKE2B") && n == 6) {
+		size_t outlen = (size_t)strtoul(f[1], NULL, 10);
+		uint8_t d[64];
+
+		if ((a = hex_decode(f[2], &alen)) &&
+		    (b = hex_decode(f[3], &blen)) &&
+		    !yespower_blake2b(d, outlen, a, alen, b, blen)) {
+			printf("BLAKE2B %s %s %s = ", f[1], f[2], f[3]);
+			print_hex(d, outlen);
+			ok = 1;
+		}
 	}
 
 	free(a);
@@ -343,9 +355,23 @@ static void check_local_reuse(void)
 	printf("local reuse across parameters: %s\n", ok ? "ok" : "FAILED");
 }
 
+/*
+ * Usage: tests [--impl NAME] [VECTORS-FILE]
+ * --impl forces a mixing core; exit status 77 means this CPU cannot run it.
+ */
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (argc > 2 && !strcmp(argv[1], "--impl")) {
+		if (yespower_set_impl(argv[2])) {
+			fprintf(stderr, "tests: core %s: %s\n", argv[2],
+			    strerror(errno));
+			return errno == ENOTSUP ? 77 : 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 
 	print_yespower(YESPOWER_0_5, 2048, 8, "Client Key");
 	print_yespower(YESPOWER_0_5, 2048, 8, pers_bsty_magic);

@@ -469,3 +469,18 @@ int yespower_free_local(yespower_local_t *local)
 	}
 	return 0;
 }
+
+/* The reference has a single implementation of its own. */
+const char *yespower_impl_name(void)
+{
+	return "reference";
+}
+
+int yespower_set_impl(const char *name)
+{
+	if (name && strcmp(name, "auto") && strcmp(name, "reference")) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}

@@ -115,6 +115,34 @@ int yespower(yespower_local_t *local,
 int yespower_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst);
 
+/*
+ * Extensions of this library (not in the original API).
+ */
+
+/**
+ * yespower_impl_name():
+ * The name of the mixing core in use: "portable", "sse2", "avx", "xop" or
+ * "avx512vl".  By default the best one this CPU runs, chosen on first use;
+ * the environment variable YESPOWER_IMPL, read at that moment, can name
+ * another (an unusable name is reported on stderr and ignored).
+ *
+ * MT-safe.
+ */
+const char *yespower_impl_name(void);
+
+/**
+ * yespower_set_impl(name):
+ * Use the mixing core called name from now on, or the best one for "auto"
+ * or NULL.  Meant for tests and benchmarks; every core gives the same
+ * hashes.
+ *
+ * Return 0 on success; or -1 with errno EINVAL (no core of that name in
+ * this build) or ENOTSUP (this CPU cannot run it), the choice unchanged.
+ *
+ * MT-safe: a hash already running finishes with the core it started with.
+ */
+int yespower_set_impl(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

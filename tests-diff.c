@@ -1,0 +1,98 @@
+/*
+ * tests-diff.c: the optimized implementation against the reference on
+ * random parameters and inputs.
+ *
+ * Usage: tests-diff [cases [seed]]  (defaults: 300 cases, a fixed seed).
+ * Every input length 0..256 occurs; versions, N, r and personalizations
+ * (none, empty, random bytes) are drawn at random.  The optimized side is
+ * called through yespower_tls and through one yespower_local_t reused for
+ * every case, so growing and shrinking the region is exercised too.
+ * Exits 1 on the first difference, printing the case.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yespower.h"
+
+/* The reference, compiled under other names (see the Makefile). */
+int ref_yespower_tls(const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst);
+
+/* xorshift64*: small, fast, reproducible from the seed. */
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+static void print_case(unsigned i, const yespower_params_t *p,
+    const uint8_t *src, size_t srclen)
+{
+	size_t k;
+
+	printf("case %u: version %d N %u r %u perslen %zu%s srclen %zu\n  src ",
+	    i, (int)p->version, p->N, p->r, p->perslen,
+	    p->pers ? "" : " (NULL)", srclen);
+	for (k = 0; k < srclen; k++)
+		printf("%02x", src[k]);
+	printf("\n  pers ");
+	for (k = 0; p->pers && k < p->perslen; k++)
+		printf("%02x", p->pers[k]);
+	putchar('\n');
+}
+
+int main(int argc, char **argv)
+{
+	unsigned cases = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 300;
+	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) :
+	    0x79657370ULL;
+	static const uint32_t Ns[] = { 1024, 1024, 2048, 2048, 4096, 8192 };
+	uint8_t src[256], pers[100];
+	yespower_local_t local;
+	unsigned i;
+
+	rng_state = seed ? seed : 1;
+	yespower_init_local(&local);
+
+	for (i = 0; i < cases; i++) {
+		yespower_params_t p;
+		yespower_binary_t ref, tls, loc;
+		/* Lengths 0..256 in turn first, then random ones. */
+		size_t srclen = i <= 256 ? i : rnd() % 257, k;
+		uint32_t pick = rnd() % 4;
+
+		p.version = (rnd() & 1) ? YESPOWER_1_0 : YESPOWER_0_5;
+		p.N = Ns[rnd() % (sizeof(Ns) / sizeof(Ns[0]))];
+		p.r = 8 + rnd() % 25;
+		p.pers = pick == 0 ? NULL : pers;
+		p.perslen = pick < 2 ? 0 : rnd() % sizeof(pers);
+		for (k = 0; k < srclen; k++)
+			src[k] = (uint8_t)rnd();
+		for (k = 0; k < p.perslen; k++)
+			pers[k] = (uint8_t)rnd();
+
+		if (ref_yespower_tls(src, srclen, &p, &ref) ||
+		    yespower_tls(src, srclen, &p, &tls) ||
+		    yespower(&local, src, srclen, &p, &loc)) {
+			printf("differential: a call failed\n");
+			print_case(i, &p, src, srclen);
+			return 1;
+		}
+		if (memcmp(&ref, &tls, sizeof(ref)) ||
+		    memcmp(&ref, &loc, sizeof(ref))) {
+			printf("differential: MISMATCH (seed %llu)\n",
+			    (unsigned long long)seed);
+			print_case(i, &p, src, srclen);
+			return 1;
+		}
+	}
+
+	yespower_free_local(&local);
+	printf("differential: %u cases, optimized == reference\n", cases);
+	return 0;
+}

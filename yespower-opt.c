@@ -1,0 +1,617 @@
+/*
+ * yespower-opt.c: the optimized mixing core, SMix for yespower 0.5 and 1.0.
+ *
+ * This one source is compiled once per instruction set, each time with its
+ * own flags and YESPOWER_CORE naming the build (see the Makefile):
+ * "portable" (plain C, any target), "sse2", "avx", "xop", "avx512vl".  The
+ * SIMD builds share the SSE2 code; what differs between them is what the
+ * compiler may emit for it (VEX encodings, three-operand forms) and the
+ * 32-bit rotates that XOP and AVX-512VL provide for Salsa20.  Each build
+ * exports one yespower_core_t, and yespower-dispatch.c picks one at run time.
+ *
+ * Data layout.  A 128*r-byte block is 2r sub-blocks of 64 bytes.  In memory
+ * (V, XY, S) a sub-block is 8 lanes of 64 bits in host order: lane m holds
+ * the shuffled words 2m (low half) and 2m + 1 (high half), where shuffled
+ * word i is Salsa20 word 5i mod 16 (see yespower-ref.c).  pwxform works on
+ * pairs of lanes ("groups"), Salsa20 on the four 128-bit rows, which in
+ * this order are exactly its diagonals.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include "sysendian.h"
+#include "yespower-impl.h"
+
+#ifndef YESPOWER_CORE
+#define YESPOWER_CORE portable
+#define YESPOWER_CORE_PORTABLE 1
+#endif
+
+#if defined(__SSE2__) && !defined(YESPOWER_CORE_PORTABLE)
+#define USE_SSE2 1
+#include <emmintrin.h>
+#if defined(__XOP__)
+#include <x86intrin.h>
+#elif defined(__AVX512VL__)
+#include <immintrin.h>
+#endif
+#else
+#define USE_SSE2 0
+#endif
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#define NOINLINE static __attribute__((noinline))
+#define PREFETCH(p) __builtin_prefetch((p), 0, 3)
+#else
+#define ALWAYS_INLINE static inline
+#define NOINLINE static
+#define PREFETCH(p) ((void)(p))
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define STR_(a) #a
+#define STR(a) STR_(a)
+
+typedef union {
+	uint64_t d[8];
+#if USE_SSE2
+	__m128i q[4];
+#endif
+} block64;
+
+/* pwxform constants: S-box entry masks (byte offsets of 16-byte entries,
+ * one per 32-bit half) and the 1.0 write-position wrap. */
+#define SMASK_0_5 ((uint32_t)((256 - 1) * 16))
+#define SMASK_1_0 ((uint32_t)((2048 - 1) * 16))
+#define SMASK2(m) (((uint64_t)(m) << 32) | (m))
+#define WMASK_1_0 ((size_t)2048 * 16 - 1)
+
+/* ---- groups: two 64-bit lanes, the unit pwxform works on ---- */
+
+#if USE_SSE2
+
+typedef __m128i grp;
+
+ALWAYS_INLINE grp grp_load(const block64 *b, int k)
+{
+	return b->q[k];
+}
+
+ALWAYS_INLINE void grp_store(block64 *b, int k, grp x)
+{
+	b->q[k] = x;
+}
+
+ALWAYS_INLINE grp grp_xor(grp a, grp b)
+{
+	return _mm_xor_si128(a, b);
+}
+
+ALWAYS_INLINE uint32_t grp_low32(grp x)
+{
+	return (uint32_t)_mm_cvtsi128_si32(x);
+}
+
+/* The S-box offsets a group selects: its first lane, masked. */
+ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2)
+{
+#if defined(__x86_64__)
+	return (uint64_t)_mm_cvtsi128_si64(x) & smask2;
+#else
+	return ((uint64_t)(uint32_t)_mm_cvtsi128_si32(x) |
+	    ((uint64_t)(uint32_t)_mm_cvtsi128_si32(
+	    _mm_srli_epi64(x, 32)) << 32)) & smask2;
+#endif
+}
+
+/*
+ * One pwxform step on a group: for both lanes, (hi * lo + S0 lane) xor
+ * S1 lane, with the S0 entry chosen by the low word of lane 0 and the S1
+ * entry by its high word.  This is the latency-critical chain of the whole
+ * hash: extract, mask, load, add, xor.
+ */
+ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
+    uint64_t smask2)
+{
+	uint64_t m = grp_index(x, smask2);
+	grp p = _mm_mul_epu32(_mm_srli_epi64(x, 32), x);
+
+	p = _mm_add_epi64(p, *(const __m128i *)(S0 + (uint32_t)m));
+	return _mm_xor_si128(p, *(const __m128i *)(S1 + (m >> 32)));
+}
+
+ALWAYS_INLINE void grp_store_s(uint8_t *S, size_t w, grp x)
+{
+	*(__m128i *)(S + w) = x;
+}
+
+#else /* portable */
+
+typedef struct {
+	uint64_t l0, l1;
+} grp;
+
+ALWAYS_INLINE grp grp_load(const block64 *b, int k)
+{
+	grp x = { b->d[2 * k], b->d[2 * k + 1] };
+
+	return x;
+}
+
+ALWAYS_INLINE void grp_store(block64 *b, int k, grp x)
+{
+	b->d[2 * k] = x.l0;
+	b->d[2 * k + 1] = x.l1;
+}
+
+ALWAYS_INLINE grp grp_xor(grp a, grp b)
+{
+	grp x = { a.l0 ^ b.l0, a.l1 ^ b.l1 };
+
+	return x;
+}
+
+ALWAYS_INLINE uint32_t grp_low32(grp x)
+{
+	return (uint32_t)x.l0;
+}
+
+ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
+    uint64_t smask2)
+{
+	uint64_t m = x.l0 & smask2;
+	const uint64_t *p0 = (const uint64_t *)(S0 + (uint32_t)m);
+	const uint64_t *p1 = (const uint64_t *)(S1 + (m >> 32));
+
+	x.l0 = ((x.l0 >> 32) * (uint32_t)x.l0 + p0[0]) ^ p1[0];
+	x.l1 = ((x.l1 >> 32) * (uint32_t)x.l1 + p0[1]) ^ p1[1];
+	return x;
+}
+
+ALWAYS_INLINE void grp_store_s(uint8_t *S, size_t w, grp x)
+{
+	uint64_t *p = (uint64_t *)(S + w);
+
+	p[0] = x.l0;
+	p[1] = x.l1;
+}
+
+#endif
+
+/* A sub-block held in registers: four groups. */
+typedef struct {
+	grp g0, g1, g2, g3;
+} xblk;
+
+ALWAYS_INLINE xblk xblk_load(const block64 *b)
+{
+	xblk x = { grp_load(b, 0), grp_load(b, 1), grp_load(b, 2),
+	    grp_load(b, 3) };
+
+	return x;
+}
+
+ALWAYS_INLINE void xblk_store(block64 *b, xblk x)
+{
+	grp_store(b, 0, x.g0);
+	grp_store(b, 1, x.g1);
+	grp_store(b, 2, x.g2);
+	grp_store(b, 3, x.g3);
+}
+
+ALWAYS_INLINE xblk xblk_xor(xblk a, xblk b)
+{
+	xblk x = { grp_xor(a.g0, b.g0), grp_xor(a.g1, b.g1),
+	    grp_xor(a.g2, b.g2), grp_xor(a.g3, b.g3) };
+
+	return x;
+}
+
+/* Integerify reads the low word of a block's last sub-block. */
+ALWAYS_INLINE uint32_t xblk_integerify(xblk x)
+{
+	return grp_low32(x.g0);
+}
+
+/* ---- Salsa20 ---- */
+
+#if USE_SSE2
+
+#if defined(__XOP__)
+#define ROTL32(x, n) _mm_roti_epi32((x), (n))
+#elif defined(__AVX512VL__)
+#define ROTL32(x, n) _mm_rol_epi32((x), (n))
+#else
+#define ROTL32(x, n) \
+	_mm_or_si128(_mm_slli_epi32((x), (n)), _mm_srli_epi32((x), 32 - (n)))
+#endif
+
+#define ARX(o, a, b, n) \
+	(o) = _mm_xor_si128((o), ROTL32(_mm_add_epi32((a), (b)), (n)))
+
+/*
+ * salsa20(x, doublerounds): x + Salsa20_{2 * doublerounds}(x).  The rows
+ * g0..g3 are the diagonals (0,5,10,15), (4,9,14,3), (8,13,2,7), (12,1,6,11)
+ * so that a column round is four vector operations, and rotating the words
+ * of rows 1-3 turns the row round into the same shape.
+ */
+ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
+{
+	__m128i x0 = in.g0, x1 = in.g1, x2 = in.g2, x3 = in.g3;
+	xblk out;
+
+	do {
+		ARX(x1, x0, x3, 7);
+		ARX(x2, x1, x0, 9);
+		ARX(x3, x2, x1, 13);
+		ARX(x0, x3, x2, 18);
+		x1 = _mm_shuffle_epi32(x1, 0x93);
+		x2 = _mm_shuffle_epi32(x2, 0x4e);
+		x3 = _mm_shuffle_epi32(x3, 0x39);
+		ARX(x3, x0, x1, 7);
+		ARX(x2, x3, x0, 9);
+		ARX(x1, x2, x3, 13);
+		ARX(x0, x1, x2, 18);
+		x1 = _mm_shuffle_epi32(x1, 0x39);
+		x2 = _mm_shuffle_epi32(x2, 0x4e);
+		x3 = _mm_shuffle_epi32(x3, 0x93);
+	} while (--doublerounds);
+
+	out.g0 = _mm_add_epi32(in.g0, x0);
+	out.g1 = _mm_add_epi32(in.g1, x1);
+	out.g2 = _mm_add_epi32(in.g2, x2);
+	out.g3 = _mm_add_epi32(in.g3, x3);
+	return out;
+}
+
+#else /* portable */
+
+ALWAYS_INLINE uint32_t rotl32(uint32_t x, int n)
+{
+	return (x << n) | (x >> (32 - n));
+}
+
+#define QR(a, b, c, d) \
+	x[b] ^= rotl32(x[a] + x[d], 7); \
+	x[c] ^= rotl32(x[b] + x[a], 9); \
+	x[d] ^= rotl32(x[c] + x[b], 13); \
+	x[a] ^= rotl32(x[d] + x[c], 18);
+
+/* Shuffled word i of a sub-block in registers, and back. */
+ALWAYS_INLINE uint32_t xblk_word(const uint64_t lane[8], int i)
+{
+	return (uint32_t)(lane[i / 2] >> (32 * (i & 1)));
+}
+
+ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
+{
+	uint64_t lane[8] = { in.g0.l0, in.g0.l1, in.g1.l0, in.g1.l1,
+	    in.g2.l0, in.g2.l1, in.g3.l0, in.g3.l1 };
+	uint32_t x[16];
+	xblk out;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		x[(5 * i) % 16] = xblk_word(lane, i);
+
+	do {
+		QR(0, 4, 8, 12) QR(5, 9, 13, 1) QR(10, 14, 2, 6) QR(15, 3, 7, 11)
+		QR(0, 1, 2, 3) QR(5, 6, 7, 4) QR(10, 11, 8, 9) QR(15, 12, 13, 14)
+	} while (--doublerounds);
+
+	for (i = 0; i < 8; i++) {
+		uint32_t lo = xblk_word(lane, 2 * i) + x[(10 * i) % 16];
+		uint32_t hi = xblk_word(lane, 2 * i + 1) + x[(10 * i + 5) % 16];
+
+		lane[i] = (uint64_t)lo | ((uint64_t)hi << 32);
+	}
+	out.g0.l0 = lane[0]; out.g0.l1 = lane[1];
+	out.g1.l0 = lane[2]; out.g1.l1 = lane[3];
+	out.g2.l0 = lane[4]; out.g2.l1 = lane[5];
+	out.g3.l0 = lane[6]; out.g3.l1 = lane[7];
+	return out;
+}
+
+#endif
+
+/* ---- pwxform ---- */
+
+/* The S-boxes and, for 1.0, the write position; kept in locals by the
+ * BlockMix loops so the compiler can hold them in registers. */
+typedef struct {
+	uint8_t *S0, *S1, *S2;
+	size_t w;
+} pwx_state;
+
+/* yespower 0.5: six rounds, read-only S-boxes. */
+ALWAYS_INLINE xblk pwxform_0_5(xblk x, const pwx_state *s)
+{
+	const uint64_t m = SMASK2(SMASK_0_5);
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		x.g0 = pwx_grp(x.g0, s->S0, s->S1, m);
+		x.g1 = pwx_grp(x.g1, s->S0, s->S1, m);
+		x.g2 = pwx_grp(x.g2, s->S0, s->S1, m);
+		x.g3 = pwx_grp(x.g3, s->S0, s->S1, m);
+	}
+	return x;
+}
+
+/*
+ * yespower 1.0: three rounds; each new group is written back into S0
+ * (groups 0, 2) or S1 (groups 1, 3) at w, all four in the first round and
+ * groups 0 and 1 after that; then the boxes rotate.  Stores and loads must
+ * stay in this order: a later group may read what an earlier one wrote.
+ */
+ALWAYS_INLINE xblk pwxform_1_0(xblk x, pwx_state *s)
+{
+	const uint64_t m = SMASK2(SMASK_1_0);
+	uint8_t *S0 = s->S0, *S1 = s->S1;
+	size_t w = s->w;
+	int i;
+
+	x.g0 = pwx_grp(x.g0, S0, S1, m);
+	grp_store_s(S0, w, x.g0);
+	x.g1 = pwx_grp(x.g1, S0, S1, m);
+	grp_store_s(S1, w, x.g1);
+	w += 16;
+	x.g2 = pwx_grp(x.g2, S0, S1, m);
+	grp_store_s(S0, w, x.g2);
+	x.g3 = pwx_grp(x.g3, S0, S1, m);
+	grp_store_s(S1, w, x.g3);
+	w += 16;
+
+	for (i = 1; i < 3; i++) {
+		x.g0 = pwx_grp(x.g0, S0, S1, m);
+		grp_store_s(S0, w, x.g0);
+		x.g1 = pwx_grp(x.g1, S0, S1, m);
+		grp_store_s(S1, w, x.g1);
+		w += 16;
+		x.g2 = pwx_grp(x.g2, S0, S1, m);
+		x.g3 = pwx_grp(x.g3, S0, S1, m);
+	}
+
+	s->w = w & WMASK_1_0;
+	s->S0 = s->S2;
+	s->S1 = S0;
+	s->S2 = S1;
+	return x;
+}
+
+/* ---- BlockMix ---- */
+
+/*
+ * blockmix_pwxform(in1, in2, out, n, ctx, v10, xor_in2, save):
+ * out = BlockMix_pwxform(in1 xor in2) over n = 2r sub-blocks, where in2
+ * takes part only if xor_in2; if save, in2 also receives in1 xor in2 (the
+ * write-back of SMix2).  out may be in1.  Returns Integerify(out).
+ * The flags are constants at every call, so each use compiles to its own
+ * straight loop.
+ */
+ALWAYS_INLINE uint32_t blockmix_pwxform(const block64 *in1, block64 *in2,
+    block64 *out, size_t n, pwx_state *ctx, const int v10,
+    const int xor_in2, const int save)
+{
+	pwx_state s = *ctx;
+	xblk x = xblk_load(&in1[n - 1]);
+	size_t i;
+
+	if (xor_in2) {
+		for (i = 0; i < n; i++)
+			PREFETCH(&in2[i]);
+		x = xblk_xor(x, xblk_load(&in2[n - 1]));
+	}
+
+	for (i = 0; i < n; i++) {
+		xblk t = xblk_load(&in1[i]);
+
+		if (xor_in2) {
+			t = xblk_xor(t, xblk_load(&in2[i]));
+			if (save)
+				xblk_store(&in2[i], t);
+		}
+		x = xblk_xor(x, t);
+		x = v10 ? pwxform_1_0(x, &s) : pwxform_0_5(x, &s);
+		if (i + 1 < n)
+			xblk_store(&out[i], x);
+	}
+
+	x = salsa20(x, v10 ? 1 : 4);
+	xblk_store(&out[n - 1], x);
+	*ctx = s;
+	return xblk_integerify(x);
+}
+
+/*
+ * blockmix_salsa(in1, in2, out, v10, xor_in2):
+ * scrypt's BlockMix with r = 1 (two sub-blocks) on in1 (xor in2), with
+ * Salsa20/8 for 0.5 or Salsa20/2 for 1.0: only used to fill the S-boxes.
+ */
+ALWAYS_INLINE uint32_t blockmix_salsa(const block64 *in1, const block64 *in2,
+    block64 *out, const int v10, const int xor_in2)
+{
+	xblk a = xblk_load(&in1[0]), b = xblk_load(&in1[1]), x;
+
+	if (xor_in2) {
+		a = xblk_xor(a, xblk_load(&in2[0]));
+		b = xblk_xor(b, xblk_load(&in2[1]));
+	}
+	x = salsa20(xblk_xor(b, a), v10 ? 1 : 4);
+	xblk_store(&out[0], x);
+	x = salsa20(xblk_xor(x, b), v10 ? 1 : 4);
+	xblk_store(&out[1], x);
+	return xblk_integerify(x);
+}
+
+/* ---- conversion between PBKDF2's bytes and the lane layout ---- */
+
+static void block_from_bytes(block64 *X, const uint8_t *B, size_t n)
+{
+	size_t k;
+	int m;
+
+	for (k = 0; k < n; k++, B += 64) {
+		for (m = 0; m < 8; m++) {
+			uint32_t lo = le32dec(&B[4 * ((10 * m) % 16)]);
+			uint32_t hi = le32dec(&B[4 * ((10 * m + 5) % 16)]);
+
+			X[k].d[m] = (uint64_t)lo | ((uint64_t)hi << 32);
+		}
+	}
+}
+
+static void block_to_bytes(uint8_t *B, const block64 *X, size_t n)
+{
+	size_t k;
+	int m;
+
+	for (k = 0; k < n; k++, B += 64) {
+		for (m = 0; m < 8; m++) {
+			le32enc(&B[4 * ((10 * m) % 16)], (uint32_t)X[k].d[m]);
+			le32enc(&B[4 * ((10 * m + 5) % 16)],
+			    (uint32_t)(X[k].d[m] >> 32));
+		}
+	}
+}
+
+/* ---- SMix ---- */
+
+/*
+ * smix1(V, n, N, out, ctx, v10, sbox):
+ * SMix's first loop.  V[0] (n sub-blocks) holds the input; V_{i+1} =
+ * H(V_i xor V_j) with j = Wrap(Integerify(V_i), i) for i > 1, written
+ * straight into V, and the last result goes to out.  H is the Salsa20
+ * BlockMix when filling the S-boxes (sbox), BlockMix_pwxform otherwise.
+ * N need not be a power of 2 (768 for the 1.0 S-boxes).
+ */
+ALWAYS_INLINE void smix1(block64 *V, size_t n, uint32_t N, block64 *out,
+    pwx_state *ctx, const int v10, const int sbox)
+{
+	uint32_t i, j, x, p2 = 2;
+
+	if (sbox) {
+		blockmix_salsa(&V[0], NULL, &V[n], v10, 0);
+		x = blockmix_salsa(&V[n], NULL, &V[2 * n], v10, 0);
+	} else {
+		blockmix_pwxform(&V[0], NULL, &V[n], n, ctx, v10, 0, 0);
+		x = blockmix_pwxform(&V[n], NULL, &V[2 * n], n, ctx, v10, 0, 0);
+	}
+
+	for (i = 2; i < N; i++) {
+		block64 *dst = (i + 1 < N) ? &V[(size_t)(i + 1) * n] : out;
+
+		if (i == 2 * p2)
+			p2 = i;		/* largest power of 2 <= i */
+		j = (x & (p2 - 1)) + (i - p2);
+		if (sbox)
+			x = blockmix_salsa(&V[(size_t)i * n],
+			    &V[(size_t)j * n], dst, v10, 1);
+		else
+			x = blockmix_pwxform(&V[(size_t)i * n],
+			    &V[(size_t)j * n], dst, n, ctx, v10, 1, 0);
+	}
+}
+
+/*
+ * smix2(X, Y, n, N, Nloop, V, ctx, v10):
+ * SMix's second loop: Nloop steps X = H(X xor V_j), j = Integerify(X) mod
+ * N, each also writing X xor V_j back to V_j, except in a loop of exactly
+ * two steps (yespower 0.5's tail), which only reads V.  Returns the block
+ * holding the result (X or Y).
+ */
+ALWAYS_INLINE block64 *smix2(block64 *X, block64 *Y, size_t n, uint32_t N,
+    uint32_t Nloop, block64 *V, pwx_state *ctx, const int v10)
+{
+	uint32_t x = (uint32_t)X[n - 1].d[0], i;
+
+	if (Nloop == 2) {
+		for (i = 0; i < Nloop; i++) {
+			block64 *t;
+
+			x = blockmix_pwxform(X, &V[(size_t)(x & (N - 1)) * n],
+			    Y, n, ctx, v10, 1, 0);
+			t = X; X = Y; Y = t;
+		}
+		return X;
+	}
+
+	for (i = 0; i < Nloop; i++)
+		x = blockmix_pwxform(X, &V[(size_t)(x & (N - 1)) * n], X, n,
+		    ctx, v10, 1, 1);
+	return X;
+}
+
+/*
+ * smix(B, r, N, V, XY, S, v10):
+ * The S-boxes are filled by a Salsa20 SMix1 over the first 128 bytes of B
+ * (which it also updates), then B goes through SMix1 over N blocks and
+ * SMix2 over about N/3 steps.
+ */
+ALWAYS_INLINE void smix(uint8_t *B, uint32_t r, uint32_t N, block64 *V,
+    block64 *XY, block64 *S, const int v10)
+{
+	size_t n = 2 * (size_t)r;
+	uint32_t sbox_blocks = (v10 ? YESPOWER_SBYTES_1_0 :
+	    YESPOWER_SBYTES_0_5) / 128;
+	uint32_t Nloop_all = (N + 2) / 3, Nloop_rw = Nloop_all;
+	pwx_state ctx;
+	block64 *X;
+	size_t k;
+
+	Nloop_all = (Nloop_all + 1) & ~(uint32_t)1;
+	Nloop_rw = v10 ? (Nloop_rw + 1) & ~(uint32_t)1 : Nloop_rw & ~(uint32_t)1;
+
+	/* S-boxes: Salsa20 SMix1 with r = 1 over S itself. */
+	block_from_bytes(S, B, 2);
+	smix1(S, 2, sbox_blocks, XY, NULL, v10, 1);
+	block_to_bytes(B, XY, 2);
+
+	ctx.S0 = (uint8_t *)S;
+	ctx.S1 = ctx.S0 + (v10 ? 2048 : 256) * 16;
+	ctx.S2 = ctx.S1 + (v10 ? 2048 : 256) * 16;
+	ctx.w = 0;
+
+	block_from_bytes(V, B, n);
+	/* 1.0 derives 128-byte blocks 1 .. r-1 of the input from block 0. */
+	if (v10) {
+		for (k = 1; k < r; k++)
+			blockmix_pwxform(&V[2 * (k - 1)], NULL, &V[2 * k], 2,
+			    &ctx, v10, 0, 0);
+	}
+
+	smix1(V, n, N, XY, &ctx, v10, 0);
+	X = smix2(XY, XY + n, n, N, Nloop_rw, V, &ctx, v10);
+	if (Nloop_all > Nloop_rw)
+		X = smix2(X, X == XY ? XY + n : XY, n, N,
+		    Nloop_all - Nloop_rw, V, &ctx, v10);
+	block_to_bytes(B, X, n);
+}
+
+NOINLINE void smix_0_5(uint8_t *B, uint32_t r, uint32_t N, block64 *V,
+    block64 *XY, block64 *S)
+{
+	smix(B, r, N, V, XY, S, 0);
+}
+
+NOINLINE void smix_1_0(uint8_t *B, uint32_t r, uint32_t N, block64 *V,
+    block64 *XY, block64 *S)
+{
+	smix(B, r, N, V, XY, S, 1);
+}
+
+static void smix_entry(uint8_t *B, uint32_t r, uint32_t N,
+    yespower_version_t version, void *V, void *XY, void *S)
+{
+	if (version == YESPOWER_0_5)
+		smix_0_5(B, r, N, V, XY, S);
+	else
+		smix_1_0(B, r, N, V, XY, S);
+}
+
+const yespower_core_t CAT(yespower_core_, YESPOWER_CORE) = {
+	STR(YESPOWER_CORE), smix_entry
+};
