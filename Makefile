@@ -1,7 +1,8 @@
 # libyespower
 #
 #   make              libyespower.a, libyespower.so, tests, benchmark
-#   make check        known answers (diff against TESTS-OK) + differential test
+#   make check        known answers (diff against TESTS-OK) through every core,
+#                     the differential test and the thread test
 #   make ref          tests-ref and benchmark-ref, linked with the reference
 #   make check-ref    the known answers through the reference implementation
 #   make clean
@@ -36,7 +37,7 @@ LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
 	sha256.o blake2b.o insecure_memzero.o $(CORE_OBJS)
 REF_OBJS = yespower-ref.o sha256.o blake2b.o insecure_memzero.o
 
-PROGS = tests benchmark tests-diff
+PROGS = tests benchmark tests-diff tests-threads
 LIBS = libyespower.a libyespower.so
 
 all: $(LIBS) $(PROGS)
@@ -66,6 +67,9 @@ benchmark.o: benchmark.c yespower.h
 benchmark: benchmark.o libyespower.a
 	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ benchmark.o libyespower.a $(LDLIBS)
 
+tests-threads: tests-threads.o libyespower.a
+	$(CC) $(LDFLAGS) -o $@ tests-threads.o libyespower.a $(LDLIBS)
+
 # The differential test links the reference too, under other names.
 REF_RENAME = -Dyespower=ref_yespower -Dyespower_tls=ref_yespower_tls \
 	-Dyespower_init_local=ref_yespower_init_local \
@@ -91,7 +95,7 @@ benchmark-ref: benchmark.o $(REF_OBJS)
 # Known answers: the output must match TESTS-OK line for line, through
 # every mixing core this CPU can run (the others are named as skipped);
 # then the differential test of the automatic choice against the reference.
-check: tests tests-diff
+check: tests tests-diff tests-threads
 	@echo 'Running tests'
 	@fail=0; for impl in $(CORES); do \
 		./tests --impl $$impl vectors/primitives.txt > TESTS-OUT; \
@@ -104,6 +108,7 @@ check: tests tests-diff
 	./tests vectors/primitives.txt > TESTS-OUT || fail=1; \
 	diff -U0 TESTS-OK TESTS-OUT || fail=1; \
 	./tests-diff || fail=1; \
+	./tests-threads || fail=1; \
 	if [ $$fail = 0 ]; then echo PASSED; else echo FAILED; exit 1; fi
 
 check-ref: tests-ref
@@ -123,6 +128,6 @@ yespower-ref.o: yespower.h sha256.h sysendian.h insecure_memzero.h
 sha256.o: sha256.h sysendian.h insecure_memzero.h
 blake2b.o: blake2b.h sysendian.h insecure_memzero.h
 insecure_memzero.o: insecure_memzero.h
-tests.o tests-diff.o: yespower.h sha256.h blake2b.h
+tests.o tests-diff.o tests-threads.o: yespower.h sha256.h blake2b.h
 
 .PHONY: all ref check check-ref clean
