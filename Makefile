@@ -1,10 +1,12 @@
 # libyespower
 #
-#   make              libyespower.a, libyespower.so, tests, benchmark
-#   make check        known answers (diff against TESTS-OK) through every core,
-#                     the differential test and the thread test
-#   make ref          tests-ref and benchmark-ref, linked with the reference
-#   make check-ref    the known answers through the reference implementation
+#   make              libyespower.a, libyespower.so, tests, benchmark and the
+#                     other test programs
+#   make check        every test suite (see CHECKS below); PASSED or FAILED
+#   make ref          tests-ref, benchmark-ref and tests-chains-ref, linked
+#                     with the reference implementation
+#   make check-ref    known answers and real headers through the reference
+#   make abcompare    side-by-side speed comparison of two shared libraries
 #   make clean
 
 CC ?= cc
@@ -34,10 +36,10 @@ CORE_FLAGS_avx512vl = -mavx512vl
 
 CORE_OBJS = $(CORES:%=yespower-opt-%.o)
 LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
-	sha256.o blake2b.o insecure_memzero.o $(CORE_OBJS)
-REF_OBJS = yespower-ref.o sha256.o blake2b.o insecure_memzero.o
+	yespower-hashes.o sha256.o blake2b.o insecure_memzero.o $(CORE_OBJS)
+REF_OBJS = yespower-ref.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o
 
-PROGS = tests benchmark tests-diff tests-threads
+PROGS = tests benchmark tests-diff tests-threads tests-chains tests-blake2b
 LIBS = libyespower.a libyespower.so
 
 all: $(LIBS) $(PROGS)
@@ -70,64 +72,102 @@ benchmark: benchmark.o libyespower.a
 tests-threads: tests-threads.o libyespower.a
 	$(CC) $(LDFLAGS) -o $@ tests-threads.o libyespower.a $(LDLIBS)
 
+tests-chains: tests-chains.o libyespower.a
+	$(CC) $(LDFLAGS) -o $@ tests-chains.o libyespower.a $(LDLIBS)
+
+# BLAKE2b against libsodium (a test dependency only: apt install libsodium-dev).
+tests-blake2b: tests-blake2b.o blake2b.o insecure_memzero.o
+	$(CC) $(LDFLAGS) -o $@ tests-blake2b.o blake2b.o insecure_memzero.o -lsodium
+
 # The differential test links the reference too, under other names.
 REF_RENAME = -Dyespower=ref_yespower -Dyespower_tls=ref_yespower_tls \
 	-Dyespower_init_local=ref_yespower_init_local \
 	-Dyespower_free_local=ref_yespower_free_local \
 	-Dyespower_impl_name=ref_yespower_impl_name \
-	-Dyespower_set_impl=ref_yespower_set_impl
-yespower-ref-renamed.o: yespower-ref.c yespower.h sha256.h sysendian.h
+	-Dyespower_set_impl=ref_yespower_set_impl \
+	-Dyespower_b2b=ref_yespower_b2b -Dyespower_b2b_tls=ref_yespower_b2b_tls
+yespower-ref-renamed.o: yespower-ref.c yespower.h yespower-hashes.h sysendian.h
 	$(CC) $(ALL_CFLAGS) $(REF_RENAME) -c $< -o $@
 
 tests-diff: tests-diff.o yespower-ref-renamed.o libyespower.a
 	$(CC) $(LDFLAGS) -o $@ tests-diff.o yespower-ref-renamed.o \
 		libyespower.a $(LDLIBS)
 
+# Side-by-side speed comparison of two shared libraries (see README).
+abcompare: abcompare.c yespower.h
+	$(CC) $(WARN) $(CFLAGS) $(OMPFLAGS) -o $@ abcompare.c -ldl
+
 # The reference builds, as in the original's `make ref`.
-ref: tests-ref benchmark-ref
+ref: tests-ref benchmark-ref tests-chains-ref
 
 tests-ref: tests.o $(REF_OBJS)
 	$(CC) $(LDFLAGS) -o $@ tests.o $(REF_OBJS) $(LDLIBS)
 
+tests-chains-ref: tests-chains.o $(REF_OBJS)
+	$(CC) $(LDFLAGS) -o $@ tests-chains.o $(REF_OBJS) $(LDLIBS)
+
 benchmark-ref: benchmark.o $(REF_OBJS)
 	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ benchmark.o $(REF_OBJS) $(LDLIBS)
 
+# make check: every suite below, then PASSED or FAILED (and a non-zero exit).
+CHECKS = check-kat check-diff check-threads check-chains check-blake2b
+
+check:
+	@if $(MAKE) -s -k $(CHECKS); then echo PASSED; \
+	else echo FAILED; exit 1; fi
+
 # Known answers: the output must match TESTS-OK line for line, through
-# every mixing core this CPU can run (the others are named as skipped);
-# then the differential test of the automatic choice against the reference.
-check: tests tests-diff tests-threads
+# every mixing core this CPU can run (the others are named as skipped),
+# and through the automatic choice.
+check-kat: tests
 	@echo 'Running tests'
-	@fail=0; for impl in $(CORES); do \
+	@fail=0; for impl in $(CORES) auto; do \
 		./tests --impl $$impl vectors/primitives.txt > TESTS-OUT; \
 		rc=$$?; \
-		if [ $$rc = 77 ]; then echo "core $$impl: skipped, this CPU cannot run it"; \
+		if [ $$rc = 77 ]; then \
+			echo "core $$impl: skipped, this CPU cannot run it"; \
 		elif [ $$rc = 0 ] && diff -U0 TESTS-OK TESTS-OUT; then \
 			echo "core $$impl: known answers ok"; \
 		else echo "core $$impl: FAILED"; fail=1; fi; \
-	done; \
-	./tests vectors/primitives.txt > TESTS-OUT || fail=1; \
-	diff -U0 TESTS-OK TESTS-OUT || fail=1; \
-	./tests-diff || fail=1; \
-	./tests-threads || fail=1; \
-	if [ $$fail = 0 ]; then echo PASSED; else echo FAILED; exit 1; fi
+	done; exit $$fail
 
-check-ref: tests-ref
+# The optimized implementation against the reference on random cases.
+check-diff: tests-diff
+	@./tests-diff
+
+check-threads: tests-threads
+	@./tests-threads
+
+# Real headers from real chains: published PoW hashes and targets.
+check-chains: tests-chains
+	@./tests-chains > TESTS-CHAINS-OUT; rc=$$?; \
+	grep -v 'hash matches, meets\|target, meets' TESTS-CHAINS-OUT; exit $$rc
+
+check-blake2b: tests-blake2b
+	@./tests-blake2b vectors/primitives.txt > TESTS-BLAKE2B-OUT; rc=$$?; \
+	tail -1 TESTS-BLAKE2B-OUT; exit $$rc
+
+check-ref: tests-ref tests-chains-ref
 	@echo 'Running tests (reference implementation)'
 	@./tests-ref vectors/primitives.txt > TESTS-OUT-REF; \
-	if diff -U0 TESTS-OK TESTS-OUT-REF; then \
-		echo PASSED; else echo FAILED; exit 1; fi
+	if diff -U0 TESTS-OK TESTS-OUT-REF && \
+	    ./tests-chains-ref > TESTS-CHAINS-OUT-REF; then \
+		tail -1 TESTS-CHAINS-OUT-REF; echo PASSED; \
+	else echo FAILED; exit 1; fi
 
 clean:
-	rm -f *.o $(LIBS) $(SONAME) $(PROGS) tests-ref benchmark-ref \
-		TESTS-OUT TESTS-OUT-REF
+	rm -f *.o $(LIBS) $(SONAME) $(PROGS) tests-ref benchmark-ref abcompare \
+		tests-chains-ref TESTS-CHAINS-OUT-REF \
+		TESTS-OUT TESTS-OUT-REF TESTS-CHAINS-OUT TESTS-BLAKE2B-OUT
 
-yespower-api.o: yespower-impl.h yespower.h sha256.h
+yespower-api.o: yespower-impl.h yespower.h yespower-hashes.h
+yespower-hashes.o: yespower-hashes.h sha256.h blake2b.h
 yespower-dispatch.o: yespower-impl.h yespower.h
 yespower-platform.o: yespower-impl.h yespower.h
-yespower-ref.o: yespower.h sha256.h sysendian.h insecure_memzero.h
+yespower-ref.o: yespower.h yespower-hashes.h sysendian.h insecure_memzero.h
 sha256.o: sha256.h sysendian.h insecure_memzero.h
 blake2b.o: blake2b.h sysendian.h insecure_memzero.h
 insecure_memzero.o: insecure_memzero.h
-tests.o tests-diff.o tests-threads.o: yespower.h sha256.h blake2b.h
+tests.o tests-diff.o tests-threads.o tests-chains.o tests-blake2b.o: yespower.h sha256.h blake2b.h
 
-.PHONY: all ref check check-ref clean
+.PHONY: all ref check check-ref clean $(CHECKS)

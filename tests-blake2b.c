@@ -3,7 +3,7 @@
  * libsodium's BLAKE2b, and its HMAC / PBKDF2 against a straight-line
  * construction built on libsodium.
  *
- * Usage: tests-blake2b /work/shared/vectors/primitives.txt [seed]
+ * Usage: tests-blake2b vectors/primitives.txt [seed]
  *
  * Every BLAKE2B line of the vector file is echoed to stdout with the digest
  * this library computes, so that

@@ -4,7 +4,8 @@
  *
  * Usage: tests-diff [cases [seed]]  (defaults: 300 cases, a fixed seed).
  * Every input length 0..256 occurs; versions, N, r and personalizations
- * (none, empty, random bytes) are drawn at random.  The optimized side is
+ * (none, empty, random bytes) are drawn at random, and half the 1.0 cases
+ * are power2b (yespower_b2b) instead of yespower.  The optimized side is
  * called through yespower_tls and through one yespower_local_t reused for
  * every case, so growing and shrinking the region is exercised too.
  * Exits 1 on the first difference, printing the case.
@@ -18,6 +19,8 @@
 /* The reference, compiled under other names (see the Makefile). */
 int ref_yespower_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst);
+int ref_yespower_b2b_tls(const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst);
 
 /* xorshift64*: small, fast, reproducible from the seed. */
 static uint64_t rng_state;
@@ -30,13 +33,14 @@ static uint32_t rnd(void)
 	return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
 }
 
-static void print_case(unsigned i, const yespower_params_t *p,
+static void print_case(unsigned i, int b2b, const yespower_params_t *p,
     const uint8_t *src, size_t srclen)
 {
 	size_t k;
 
-	printf("case %u: version %d N %u r %u perslen %zu%s srclen %zu\n  src ",
-	    i, (int)p->version, p->N, p->r, p->perslen,
+	printf("case %u: %sversion %d N %u r %u perslen %zu%s srclen %zu\n"
+	    "  src ", i, b2b ? "power2b " : "", (int)p->version, p->N, p->r,
+	    p->perslen,
 	    p->pers ? "" : " (NULL)", srclen);
 	for (k = 0; k < srclen; k++)
 		printf("%02x", src[k]);
@@ -65,10 +69,12 @@ int main(int argc, char **argv)
 		/* Lengths 0..256 in turn first, then random ones. */
 		size_t srclen = i <= 256 ? i : rnd() % 257, k;
 		uint32_t pick = rnd() % 4;
+		int b2b;
 
 		p.version = (rnd() & 1) ? YESPOWER_1_0 : YESPOWER_0_5;
 		p.N = Ns[rnd() % (sizeof(Ns) / sizeof(Ns[0]))];
 		p.r = 8 + rnd() % 25;
+		b2b = p.version == YESPOWER_1_0 && (rnd() & 1);
 		p.pers = pick == 0 ? NULL : pers;
 		p.perslen = pick < 2 ? 0 : rnd() % sizeof(pers);
 		for (k = 0; k < srclen; k++)
@@ -76,18 +82,21 @@ int main(int argc, char **argv)
 		for (k = 0; k < p.perslen; k++)
 			pers[k] = (uint8_t)rnd();
 
-		if (ref_yespower_tls(src, srclen, &p, &ref) ||
+		if (b2b ? (ref_yespower_b2b_tls(src, srclen, &p, &ref) ||
+		    yespower_b2b_tls(src, srclen, &p, &tls) ||
+		    yespower_b2b(&local, src, srclen, &p, &loc)) :
+		    (ref_yespower_tls(src, srclen, &p, &ref) ||
 		    yespower_tls(src, srclen, &p, &tls) ||
-		    yespower(&local, src, srclen, &p, &loc)) {
+		    yespower(&local, src, srclen, &p, &loc))) {
 			printf("differential: a call failed\n");
-			print_case(i, &p, src, srclen);
+			print_case(i, b2b, &p, src, srclen);
 			return 1;
 		}
 		if (memcmp(&ref, &tls, sizeof(ref)) ||
 		    memcmp(&ref, &loc, sizeof(ref))) {
 			printf("differential: MISMATCH (seed %llu)\n",
 			    (unsigned long long)seed);
-			print_case(i, &p, src, srclen);
+			print_case(i, b2b, &p, src, srclen);
 			return 1;
 		}
 	}

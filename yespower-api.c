@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "yespower-hashes.h"
 #include "yespower-impl.h"
 #include "yespower.h"
 
@@ -50,24 +50,25 @@ static void workspace_carve(workspace *ws, void *base,
 }
 
 /*
- * The hash proper, on valid parameters and enough memory.  Front end:
- * B = PBKDF2-SHA256(SHA256(src), salt, 1, ...), the salt being src in 0.5
- * and the personalization in 1.0, which only uses B's first 128 bytes
- * (SMix derives the rest from them), so only those are computed.  Back
- * end as in yespower-ref.c.
+ * The hash proper, on valid parameters and enough memory, with the hash
+ * functions h.  Front end: B = PBKDF2(H(src), salt, 1, ...), the salt being
+ * src in 0.5 and the personalization in 1.0, which only uses B's first 128
+ * bytes (SMix derives the rest from them), so only those are computed.
+ * Back end as in yespower-ref.c.
  */
-static void hash(const uint8_t *src, size_t srclen,
-    const yespower_params_t *p, workspace *ws, yespower_binary_t *dst)
+static void hash(const yespower_hash_family *h, const uint8_t *src,
+    size_t srclen, const yespower_params_t *p, workspace *ws,
+    yespower_binary_t *dst)
 {
 	size_t B_size = (size_t)128 * p->r;
 	uint8_t prehash[32], B0[32];
 
-	sha256_buf(src, srclen, prehash);
+	h->hash(src, srclen, prehash);
 	if (p->version == YESPOWER_0_5) {
-		pbkdf2_sha256(prehash, sizeof(prehash), src, srclen, 1,
-		    ws->B, B_size);
+		h->pbkdf2(prehash, sizeof(prehash), src, srclen, 1, ws->B,
+		    B_size);
 	} else {
-		pbkdf2_sha256(prehash, sizeof(prehash), p->pers,
+		h->pbkdf2(prehash, sizeof(prehash), p->pers,
 		    p->pers ? p->perslen : 0, 1, ws->B, 128);
 	}
 	memcpy(B0, ws->B, sizeof(B0));
@@ -76,23 +77,23 @@ static void hash(const uint8_t *src, size_t srclen,
 	    ws->XY, ws->S);
 
 	if (p->version == YESPOWER_0_5) {
-		pbkdf2_sha256(B0, sizeof(B0), ws->B, B_size, 1, dst->uc,
+		h->pbkdf2(B0, sizeof(B0), ws->B, B_size, 1, dst->uc,
 		    sizeof(dst->uc));
 		if (p->pers) {
 			uint8_t mac[32];
 
-			hmac_sha256_buf(dst->uc, sizeof(dst->uc), p->pers,
-			    p->perslen, mac);
-			sha256_buf(mac, sizeof(mac), dst->uc);
+			h->hmac(dst->uc, sizeof(dst->uc), p->pers, p->perslen,
+			    mac);
+			h->hash(mac, sizeof(mac), dst->uc);
 		}
 	} else {
-		hmac_sha256_buf(ws->B + B_size - 64, 64, B0, sizeof(B0),
-		    dst->uc);
+		h->hmac(ws->B + B_size - 64, 64, B0, sizeof(B0), dst->uc);
 	}
 }
 
-int yespower(yespower_local_t *local,
-    const uint8_t *src, size_t srclen,
+/* yespower() and yespower_b2b(): check, get memory, hash. */
+static int yespower_kdf(const yespower_hash_family *h,
+    yespower_local_t *local, const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst)
 {
 	workspace ws;
@@ -102,7 +103,8 @@ int yespower(yespower_local_t *local,
 		errno = EINVAL;
 		return -1;
 	}
-	if (!local || !params || !params_valid(params) || (!src && srclen)) {
+	if (!local || !params || !params_valid(params) || (!src && srclen) ||
+	    (h == &yespower_family_blake2b && params->version != YESPOWER_1_0)) {
 		errno = EINVAL;
 		goto fail;
 	}
@@ -118,12 +120,28 @@ int yespower(yespower_local_t *local,
 	}
 	workspace_carve(&ws, local->aligned, params);
 
-	hash(src, srclen, params, &ws, dst);
+	hash(h, src, srclen, params, &ws, dst);
 	return 0;
 
 fail:
 	memset(dst, 0xff, sizeof(*dst));
 	return -1;
+}
+
+int yespower(yespower_local_t *local,
+    const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst)
+{
+	return yespower_kdf(&yespower_family_sha256, local, src, srclen,
+	    params, dst);
+}
+
+int yespower_b2b(yespower_local_t *local,
+    const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst)
+{
+	return yespower_kdf(&yespower_family_blake2b, local, src, srclen,
+	    params, dst);
 }
 
 /*
@@ -165,8 +183,8 @@ static yespower_local_t *tls_local(void)
 	return local;
 }
 
-int yespower_tls(const uint8_t *src, size_t srclen,
-    const yespower_params_t *params, yespower_binary_t *dst)
+static int tls_kdf(const yespower_hash_family *h, const uint8_t *src,
+    size_t srclen, const yespower_params_t *params, yespower_binary_t *dst)
 {
 	yespower_local_t *local = tls_local();
 
@@ -176,7 +194,19 @@ int yespower_tls(const uint8_t *src, size_t srclen,
 			memset(dst, 0xff, sizeof(*dst));
 		return -1;
 	}
-	return yespower(local, src, srclen, params, dst);
+	return yespower_kdf(h, local, src, srclen, params, dst);
+}
+
+int yespower_tls(const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst)
+{
+	return tls_kdf(&yespower_family_sha256, src, srclen, params, dst);
+}
+
+int yespower_b2b_tls(const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst)
+{
+	return tls_kdf(&yespower_family_blake2b, src, srclen, params, dst);
 }
 
 int yespower_init_local(yespower_local_t *local)

@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "insecure_memzero.h"
-#include "sha256.h"
 #include "sysendian.h"
+#include "yespower-hashes.h"
 #include "yespower.h"
 
 /* pwxform's shape: each round processes PWX_GATHER groups of PWX_SIMPLE
@@ -354,18 +354,17 @@ static int params_valid(const yespower_params_t *p)
 }
 
 /*
- * yespower(local, src, srclen, params, dst):
- * The whole hash.  Front end: B = PBKDF2-SHA256(SHA256(src), salt, 1,
- * 128r), where the salt is src itself in 0.5 and the personalization in
- * 1.0.  Then SMix.  Back end, 0.5: PBKDF2-SHA256(B_0[0..31], B, 1, 32), and
- * if there is a personalization, SHA256(HMAC-SHA256(that, pers)); 1.0:
- * HMAC-SHA256(key = the last 64 bytes of B, B_0[0..31]), where B_0[0..31]
- * is the start of B as PBKDF2 produced it.  local is not used: the
- * reference allocates and frees its memory on every call.
+ * yespower_kdf(h, src, srclen, params, dst):
+ * The whole hash with the hash functions h.  Front end: B = PBKDF2(H(src),
+ * salt, 1, 128r), where the salt is src itself in 0.5 and the
+ * personalization in 1.0.  Then SMix.  Back end, 0.5: PBKDF2(B_0[0..31],
+ * B, 1, 32), and if there is a personalization, H(HMAC(that, pers)); 1.0:
+ * HMAC(key = the last 64 bytes of B, B_0[0..31]), where B_0[0..31] is the
+ * start of B as PBKDF2 produced it.  Memory is allocated and freed here on
+ * every call.
  */
-int yespower(yespower_local_t *local,
-    const uint8_t *src, size_t srclen,
-    const yespower_params_t *params, yespower_binary_t *dst)
+static int yespower_kdf(const yespower_hash_family *h, const uint8_t *src,
+    size_t srclen, const yespower_params_t *params, yespower_binary_t *dst)
 {
 	const version_consts *vc;
 	pwxform_ctx ctx;
@@ -376,7 +375,6 @@ int yespower(yespower_local_t *local,
 	const uint8_t *salt;
 	size_t saltlen;
 
-	(void)local;
 	if (!dst) {
 		errno = EINVAL;
 		return -1;
@@ -411,7 +409,7 @@ int yespower(yespower_local_t *local,
 	ctx.smask = ((1u << vc->swidth) - 1) * PWX_SIMPLE * 8;
 	ctx.w = 0;
 
-	sha256_buf(src, srclen, prehash);
+	h->hash(src, srclen, prehash);
 	if (params->version == YESPOWER_0_5) {
 		salt = src;
 		saltlen = srclen;
@@ -419,29 +417,59 @@ int yespower(yespower_local_t *local,
 		salt = params->pers;
 		saltlen = params->pers ? params->perslen : 0;
 	}
-	pbkdf2_sha256(prehash, sizeof(prehash), salt, saltlen, 1, B, B_size);
+	h->pbkdf2(prehash, sizeof(prehash), salt, saltlen, 1, B, B_size);
 	memcpy(B0, B, sizeof(B0));
 
 	smix(B, params->r, params->N, V, X, &ctx);
 
 	if (params->version == YESPOWER_0_5) {
-		pbkdf2_sha256(B0, sizeof(B0), B, B_size, 1, dst->uc,
+		h->pbkdf2(B0, sizeof(B0), B, B_size, 1, dst->uc,
 		    sizeof(dst->uc));
 		if (params->pers) {
 			uint8_t mac[32];
 
-			hmac_sha256_buf(dst->uc, sizeof(dst->uc),
-			    params->pers, params->perslen, mac);
-			sha256_buf(mac, sizeof(mac), dst->uc);
+			h->hmac(dst->uc, sizeof(dst->uc), params->pers,
+			    params->perslen, mac);
+			h->hash(mac, sizeof(mac), dst->uc);
 		}
 	} else {
-		hmac_sha256_buf(B + B_size - 64, 64, B0, sizeof(B0), dst->uc);
+		h->hmac(B + B_size - 64, 64, B0, sizeof(B0), dst->uc);
 	}
 
 	insecure_memzero(prehash, sizeof(prehash));
 	insecure_memzero(B0, sizeof(B0));
 	free(B); free(X); free(S); free(V);
 	return 0;
+}
+
+/* The reference allocates on every call, so local is not used. */
+int yespower(yespower_local_t *local,
+    const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst)
+{
+	(void)local;
+	return yespower_kdf(&yespower_family_sha256, src, srclen, params, dst);
+}
+
+/* power2b exists only for version 1.0. */
+int yespower_b2b(yespower_local_t *local,
+    const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst)
+{
+	(void)local;
+	if (params && params->version != YESPOWER_1_0) {
+		errno = EINVAL;
+		if (dst)
+			memset(dst, 0xff, sizeof(*dst));
+		return -1;
+	}
+	return yespower_kdf(&yespower_family_blake2b, src, srclen, params, dst);
+}
+
+int yespower_b2b_tls(const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst)
+{
+	return yespower_b2b(NULL, src, srclen, params, dst);
 }
 
 int yespower_tls(const uint8_t *src, size_t srclen,

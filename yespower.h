@@ -120,6 +120,21 @@ int yespower_tls(const uint8_t *src, size_t srclen,
  */
 
 /**
+ * yespower_b2b(local, src, srclen, params, dst):
+ * yespower_b2b_tls(src, srclen, params, dst):
+ * "power2b", the variant MicroBitcoin mines with: yespower 1.0 with
+ * BLAKE2b-256 in place of SHA-256 for the pre-hash, the PBKDF2 and the final
+ * HMAC (an HMAC with 64-byte pads, as MicroBitcoin defines it).
+ * params->version must be YESPOWER_1_0 (else EINVAL).  Otherwise the same
+ * contracts as yespower() and yespower_tls(), and the same working memory.
+ */
+int yespower_b2b(yespower_local_t *local,
+    const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst);
+int yespower_b2b_tls(const uint8_t *src, size_t srclen,
+    const yespower_params_t *params, yespower_binary_t *dst);
+
+/**
  * yespower_impl_name():
  * The name of the mixing core in use: "portable", "sse2", "avx", "xop" or
  * "avx512vl".  By default the best one this CPU runs, chosen on first use;
