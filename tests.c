@@ -7,6 +7,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -359,6 +362,53 @@ static void check_local_reuse(void)
  * Usage: tests [--impl NAME] [VECTORS-FILE]
  * --impl forces a mixing core; exit status 77 means this CPU cannot run it.
  */
+/*
+ * Allocation failure: in a child process limited to 256 MiB of address
+ * space, a 2 GiB hash must fail with ENOMEM and an all-0xff output, through
+ * yespower_tls and yespower, and a small hash must still succeed after it.
+ */
+static int alloc_failure_child(void)
+{
+	struct rlimit lim = { 256u << 20, 256u << 20 };
+	yespower_params_t big = { YESPOWER_1_0, 524288, 32, NULL, 0 };
+	yespower_params_t small = { YESPOWER_1_0, 1024, 8, NULL, 0 };
+	yespower_local_t local;
+	yespower_binary_t dst;
+	int ok = 1;
+
+	if (setrlimit(RLIMIT_AS, &lim))
+		return 2;
+	errno = 0;
+	ok &= yespower_tls((const uint8_t *)"x", 1, &big, &dst) == -1 &&
+	    errno == ENOMEM && all_ff(&dst);
+	ok &= yespower_tls((const uint8_t *)"x", 1, &small, &dst) == 0 &&
+	    !all_ff(&dst);
+	yespower_init_local(&local);
+	errno = 0;
+	ok &= yespower(&local, (const uint8_t *)"x", 1, &big, &dst) == -1 &&
+	    errno == ENOMEM && all_ff(&dst);
+	ok &= yespower(&local, (const uint8_t *)"x", 1, &small, &dst) == 0 &&
+	    !all_ff(&dst);
+	ok &= yespower_free_local(&local) == 0;
+	return ok ? 0 : 1;
+}
+
+static void check_alloc_failure(void)
+{
+	pid_t pid;
+	int status = -1;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(alloc_failure_child());
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	printf("allocation failure: %s\n",
+	    pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ?
+	    "ok" : "FAILED");
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -394,6 +444,7 @@ int main(int argc, char **argv)
 
 	check_invalid_params();
 	check_local_reuse();
+	check_alloc_failure();
 
 	return 0;
 }
