@@ -209,6 +209,25 @@ int yespower_b2b_tls(const uint8_t *src, size_t srclen,
 	return tls_kdf(&yespower_family_blake2b, src, srclen, params, dst);
 }
 
+int yespower_run_component(yespower_component_t which,
+    const yespower_params_t *params, uint64_t count, uint32_t *result)
+{
+	yespower_region_t region;
+	workspace ws;
+
+	if (!params || !params_valid(params)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (yespower_region_alloc(&region, workspace_size(params)))
+		return -1;
+	workspace_carve(&ws, region.aligned, params);
+	memset(region.aligned, 0x5a, region.aligned_size);
+	*result = yespower_select_core()->component(which, params->version,
+	    params->r, params->N, count, ws.V, ws.XY, ws.S);
+	return yespower_region_free(&region);
+}
+
 int yespower_init_local(yespower_local_t *local)
 {
 	if (!local) {

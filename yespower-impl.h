@@ -25,10 +25,33 @@
  * scratch memory, each aligned to 64 bytes.  Parameters are valid (the
  * caller checked them).  Thread-safe: it touches only the memory given.
  */
+/*
+ * The parts of a core that `benchmark --components` times.  For version
+ * 0.5 or 1.0: SALSA20 is Salsa20/8 or Salsa20/2 on one 64-byte sub-block;
+ * BLOCKMIX is BlockMix_pwxform on a 128*r-byte block xored with another
+ * (as SMix does it); SMIX1 is SMix's first loop over N blocks, SMIX2 its
+ * second loop (about N/3 read-write steps).
+ */
+typedef enum {
+	YESPOWER_COMPONENT_SALSA20,
+	YESPOWER_COMPONENT_BLOCKMIX,
+	YESPOWER_COMPONENT_SMIX1,
+	YESPOWER_COMPONENT_SMIX2
+} yespower_component_t;
+
+/*
+ * component(which, version, r, N, count, V, XY, S):
+ * Run that part count times on the given memory (sized and aligned as for
+ * smix; S is filled from a fixed block first) and return a value that
+ * depends on the work done, so that it cannot be optimized away.
+ */
 typedef struct {
 	const char *name;
 	void (*smix)(uint8_t *B, uint32_t r, uint32_t N,
 	    yespower_version_t version, void *V, void *XY, void *S);
+	uint32_t (*component)(yespower_component_t which,
+	    yespower_version_t version, uint32_t r, uint32_t N,
+	    uint64_t count, void *V, void *XY, void *S);
 } yespower_core_t;
 
 /* The builds of yespower-opt.c; which exist depends on the target. */
@@ -51,6 +74,16 @@ extern const yespower_core_t yespower_core_avx512vl;
 void yespower_region_init(yespower_region_t *region);
 int yespower_region_alloc(yespower_region_t *region, size_t size);
 int yespower_region_free(yespower_region_t *region);
+
+/*
+ * yespower_run_component(which, params, count, result):
+ * Time-free driver for the component benchmarks: allocates the working
+ * memory for params (version, N, r), runs the selected core's component
+ * count times and stores its result.  Returns 0, or -1 with errno (EINVAL
+ * for invalid parameters, ENOMEM).  Thread-safe.
+ */
+int yespower_run_component(yespower_component_t which,
+    const yespower_params_t *params, uint64_t count, uint32_t *result);
 
 /*
  * yespower_select_core():

@@ -612,6 +612,94 @@ static void smix_entry(uint8_t *B, uint32_t r, uint32_t N,
 		smix_1_0(B, r, N, V, XY, S);
 }
 
+/* ---- component micro-benchmarks (benchmark --components) ---- */
+
+/* Fill S as a real hash would, from a fixed block, and set up pwxform. */
+static void component_setup(pwx_state *ctx, block64 *S, block64 *XY, int v10)
+{
+	uint8_t B[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(B); i++)
+		B[i] = (uint8_t)i;
+	block_from_bytes(S, B, 2);
+	if (v10)
+		smix1(S, 2, YESPOWER_SBYTES_1_0 / 128, XY, NULL, 1, 1);
+	else
+		smix1(S, 2, YESPOWER_SBYTES_0_5 / 128, XY, NULL, 0, 1);
+	ctx->S0 = (uint8_t *)S;
+	ctx->S1 = ctx->S0 + (v10 ? 2048 : 256) * 16;
+	ctx->S2 = ctx->S1 + (v10 ? 2048 : 256) * 16;
+	ctx->w = 0;
+}
+
+NOINLINE uint32_t component_salsa20(uint64_t count, block64 *XY, int v10)
+{
+	xblk x = xblk_load(XY);
+
+	while (count--)
+		x = v10 ? salsa20(x, 1) : salsa20(x, 4);
+	return xblk_integerify(x);
+}
+
+/* BlockMix_pwxform over a block xored with another, as in SMix. */
+NOINLINE uint32_t component_blockmix(uint64_t count, size_t n, block64 *V,
+    block64 *XY, block64 *S, int v10)
+{
+	pwx_state ctx;
+	uint32_t x = 0;
+
+	component_setup(&ctx, S, XY, v10);
+	while (count--) {
+		x += v10 ? blockmix_pwxform(XY, &V[n], XY, n, &ctx, 1, 1, 0) :
+		    blockmix_pwxform(XY, &V[n], XY, n, &ctx, 0, 1, 0);
+	}
+	return x;
+}
+
+NOINLINE uint32_t component_smix(uint64_t count, size_t n, uint32_t N,
+    block64 *V, block64 *XY, block64 *S, int v10, int loop2)
+{
+	uint32_t Nloop = ((N + 2) / 3 + 1) & ~(uint32_t)1;
+	pwx_state ctx;
+	uint32_t x = 0;
+
+	component_setup(&ctx, S, XY, v10);
+	while (count--) {
+		if (loop2 && v10)
+			x += (uint32_t)smix2(XY, XY + n, n, N, Nloop, V, &ctx,
+			    1)->d[0];
+		else if (loop2)
+			x += (uint32_t)smix2(XY, XY + n, n, N, Nloop, V, &ctx,
+			    0)->d[0];
+		else if (v10)
+			smix1(V, n, N, XY, &ctx, 1, 0);
+		else
+			smix1(V, n, N, XY, &ctx, 0, 0);
+	}
+	return x + (uint32_t)XY[0].d[0];
+}
+
+static uint32_t component_entry(yespower_component_t which,
+    yespower_version_t version, uint32_t r, uint32_t N, uint64_t count,
+    void *V, void *XY, void *S)
+{
+	int v10 = (version == YESPOWER_1_0);
+	size_t n = 2 * (size_t)r;
+
+	switch (which) {
+	case YESPOWER_COMPONENT_SALSA20:
+		return component_salsa20(count, XY, v10);
+	case YESPOWER_COMPONENT_BLOCKMIX:
+		return component_blockmix(count, n, V, XY, S, v10);
+	case YESPOWER_COMPONENT_SMIX1:
+		return component_smix(count, n, N, V, XY, S, v10, 0);
+	case YESPOWER_COMPONENT_SMIX2:
+		return component_smix(count, n, N, V, XY, S, v10, 1);
+	}
+	return 0;
+}
+
 const yespower_core_t CAT(yespower_core_, YESPOWER_CORE) = {
-	STR(YESPOWER_CORE), smix_entry
+	STR(YESPOWER_CORE), smix_entry, component_entry
 };
