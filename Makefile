@@ -36,8 +36,8 @@ CORE_FLAGS_avx512vl = -mavx512vl
 
 CORE_OBJS = $(CORES:%=yespower-opt-%.o)
 LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
-	yespower-hashes.o sha256.o blake2b.o insecure_memzero.o $(CORE_OBJS)
-REF_OBJS = yespower-ref.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o
+	yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o $(CORE_OBJS)
+REF_OBJS = yespower-ref.o yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o
 
 PROGS = tests benchmark tests-diff tests-threads tests-chains tests-blake2b
 LIBS = libyespower.a libyespower.so
@@ -162,6 +162,7 @@ clean:
 
 yespower-api.o: yespower-impl.h yespower.h yespower-hashes.h
 yespower-hashes.o: yespower-hashes.h sha256.h blake2b.h
+yespower-presets.o: yespower.h
 yespower-dispatch.o: yespower-impl.h yespower.h
 yespower-platform.o: yespower-impl.h yespower.h
 yespower-ref.o: yespower.h yespower-hashes.h sysendian.h insecure_memzero.h

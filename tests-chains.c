@@ -65,6 +65,35 @@ static int meets_target(const uint8_t hash[32], const uint8_t target[32])
 	return 1;
 }
 
+/* The library's preset of this name has these parameters and gives this
+ * hash. */
+static int preset_agrees(const char *name, const yespower_params_t *p,
+    int pers_is_input, int b2b, const uint8_t *src, size_t srclen,
+    const yespower_binary_t *h)
+{
+	const yespower_preset_t *pr = yespower_preset_find(name);
+	yespower_binary_t ph;
+
+	if (!pr || pr->params.version != p->version || pr->params.N != p->N ||
+	    pr->params.r != p->r || pr->pers_is_input != pers_is_input ||
+	    pr->hash != (b2b ? YESPOWER_HASH_BLAKE2B : YESPOWER_HASH_SHA256)) {
+		printf("%s: preset parameters differ from the chain's\n", name);
+		return 0;
+	}
+	if (!pers_is_input && (pr->params.perslen != p->perslen ||
+	    (p->perslen && memcmp(pr->params.pers, p->pers, p->perslen)) ||
+	    !pr->params.pers != !p->pers)) {
+		printf("%s: preset personalization differs\n", name);
+		return 0;
+	}
+	if (yespower_preset_hash(pr, src, srclen, &ph) ||
+	    memcmp(&ph, h, sizeof(ph))) {
+		printf("%s: preset hash differs\n", name);
+		return 0;
+	}
+	return 1;
+}
+
 static int check_line(char *line, unsigned lineno)
 {
 	char *f[16];
@@ -110,7 +139,8 @@ static int check_line(char *line, unsigned lineno)
 	rc = b2b ? yespower_b2b_tls(header, hlen, &p, &h) :
 	    yespower_tls(header, hlen, &p, &h);
 	bits = strtoul(f[11], NULL, 16);
-	ok = (rc == 0);
+	ok = (rc == 0) && preset_agrees(f[1], &p, !strcmp(f[5], "INPUT"), b2b,
+	    header, hlen, &h);
 
 	printf("%s %s", f[1], strcmp(f[9], "?") ? "hash" : "target");
 	if (ok && strcmp(f[9], "?")) {

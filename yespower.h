@@ -134,6 +134,49 @@ int yespower_b2b(yespower_local_t *local,
 int yespower_b2b_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst);
 
+/*
+ * Presets: the parameter sets of real chains, by the names miners and pools
+ * use for them ("yespowerr16", "yescryptr16", "power2b", ...).
+ */
+typedef enum {
+	YESPOWER_HASH_SHA256 = 0,	/* yespower proper */
+	YESPOWER_HASH_BLAKE2B = 1	/* power2b: yespower_b2b() */
+} yespower_hash_t;
+
+typedef struct {
+	const char *name;
+	yespower_params_t params;	/* pers: the chain's, or NULL */
+	int pers_is_input;		/* the input is its own personalization */
+	yespower_hash_t hash;
+	const char *coins;		/* who uses it, for people */
+} yespower_preset_t;
+
+/**
+ * yespower_preset_find(name):
+ * The preset of that name (ignoring case), or NULL with errno EINVAL.
+ *
+ * yespower_preset_at(i):
+ * The i-th preset, for listing them all; NULL past the last.
+ *
+ * MT-safe: presets are constant.
+ */
+const yespower_preset_t *yespower_preset_find(const char *name);
+const yespower_preset_t *yespower_preset_at(size_t i);
+
+/**
+ * yespower_preset_hash(preset, src, srclen, dst):
+ * Hash src as the chain of that preset does (its parameters, its
+ * personalization or the input itself as one, SHA-256 or BLAKE2b), with
+ * per-thread memory as yespower_tls().
+ *
+ * Return 0 on success; or -1 on error (errno EINVAL for a NULL preset, or
+ * as yespower_tls()), *dst then all 0xff.
+ *
+ * MT-safe as long as dst is not in use by another thread.
+ */
+int yespower_preset_hash(const yespower_preset_t *preset,
+    const uint8_t *src, size_t srclen, yespower_binary_t *dst);
+
 /**
  * yespower_impl_name():
  * The name of the mixing core in use: "portable", "sse2", "avx", "xop" or
