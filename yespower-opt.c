@@ -73,37 +73,90 @@ typedef union {
 
 #if USE_SSE2
 
-typedef __m128i grp;
+/*
+ * A group lives in a vector register, and on x86-64 its first lane also in
+ * a general register ("shadow").  pwxform's S-box indices come from that
+ * lane after every round, and the chain index -> load -> add -> xor is the
+ * latency of the whole hash.  Computed in the vector unit it would include
+ * a vector-to-integer move and the longer vector load latency; the shadow
+ * computes the same lane with scalar instructions, which only need the
+ * loads' data, so the indices are known several cycles earlier and the
+ * vector loads of the next round start sooner.  Both halves are computed
+ * from the same S-box entries, so they stay equal; the shadow is reloaded
+ * from memory (never moved out of a vector register) wherever a group is
+ * loaded, and only Salsa20's output needs moves.
+ */
+#if defined(__x86_64__) && !defined(YESPOWER_NO_SHADOW)
+#define SHADOW 1
+#else
+#define SHADOW 0
+#endif
+
+typedef struct {
+	__m128i v;
+#if SHADOW
+	uint64_t s;
+#endif
+} grp;
+
+ALWAYS_INLINE grp grp_from_vec(__m128i v)
+{
+	grp x;
+
+	x.v = v;
+#if SHADOW
+	x.s = (uint64_t)_mm_cvtsi128_si64(v);
+#endif
+	return x;
+}
 
 ALWAYS_INLINE grp grp_load(const block64 *b, int k)
 {
-	return b->q[k];
+	grp x;
+
+	x.v = b->q[k];
+#if SHADOW
+	x.s = b->d[2 * k];
+#endif
+	return x;
 }
 
 ALWAYS_INLINE void grp_store(block64 *b, int k, grp x)
 {
-	b->q[k] = x;
+	b->q[k] = x.v;
 }
 
 ALWAYS_INLINE grp grp_xor(grp a, grp b)
 {
-	return _mm_xor_si128(a, b);
+	grp x;
+
+	x.v = _mm_xor_si128(a.v, b.v);
+#if SHADOW
+	x.s = a.s ^ b.s;
+#endif
+	return x;
 }
 
 ALWAYS_INLINE uint32_t grp_low32(grp x)
 {
-	return (uint32_t)_mm_cvtsi128_si32(x);
+#if SHADOW
+	return (uint32_t)x.s;
+#else
+	return (uint32_t)_mm_cvtsi128_si32(x.v);
+#endif
 }
 
 /* The S-box offsets a group selects: its first lane, masked. */
 ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2)
 {
-#if defined(__x86_64__)
-	return (uint64_t)_mm_cvtsi128_si64(x) & smask2;
+#if SHADOW
+	return x.s & smask2;
+#elif defined(__x86_64__)
+	return (uint64_t)_mm_cvtsi128_si64(x.v) & smask2;
 #else
-	return ((uint64_t)(uint32_t)_mm_cvtsi128_si32(x) |
+	return ((uint64_t)(uint32_t)_mm_cvtsi128_si32(x.v) |
 	    ((uint64_t)(uint32_t)_mm_cvtsi128_si32(
-	    _mm_srli_epi64(x, 32)) << 32)) & smask2;
+	    _mm_srli_epi64(x.v, 32)) << 32)) & smask2;
 #endif
 }
 
@@ -117,15 +170,22 @@ ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
     uint64_t smask2)
 {
 	uint64_t m = grp_index(x, smask2);
-	grp p = _mm_mul_epu32(_mm_srli_epi64(x, 32), x);
+	const uint8_t *p0 = S0 + (uint32_t)m, *p1 = S1 + (m >> 32);
+	__m128i p = _mm_mul_epu32(_mm_srli_epi64(x.v, 32), x.v);
+	grp y;
 
-	p = _mm_add_epi64(p, *(const __m128i *)(S0 + (uint32_t)m));
-	return _mm_xor_si128(p, *(const __m128i *)(S1 + (m >> 32)));
+	p = _mm_add_epi64(p, *(const __m128i *)p0);
+	y.v = _mm_xor_si128(p, *(const __m128i *)p1);
+#if SHADOW
+	y.s = ((x.s >> 32) * (uint32_t)x.s + *(const uint64_t *)p0) ^
+	    *(const uint64_t *)p1;
+#endif
+	return y;
 }
 
 ALWAYS_INLINE void grp_store_s(uint8_t *S, size_t w, grp x)
 {
-	*(__m128i *)(S + w) = x;
+	*(__m128i *)(S + w) = x.v;
 }
 
 #else /* portable */
@@ -240,7 +300,7 @@ ALWAYS_INLINE uint32_t xblk_integerify(xblk x)
  */
 ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
 {
-	__m128i x0 = in.g0, x1 = in.g1, x2 = in.g2, x3 = in.g3;
+	__m128i x0 = in.g0.v, x1 = in.g1.v, x2 = in.g2.v, x3 = in.g3.v;
 	xblk out;
 
 	do {
@@ -260,10 +320,10 @@ ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
 		x3 = _mm_shuffle_epi32(x3, 0x93);
 	} while (--doublerounds);
 
-	out.g0 = _mm_add_epi32(in.g0, x0);
-	out.g1 = _mm_add_epi32(in.g1, x1);
-	out.g2 = _mm_add_epi32(in.g2, x2);
-	out.g3 = _mm_add_epi32(in.g3, x3);
+	out.g0 = grp_from_vec(_mm_add_epi32(in.g0.v, x0));
+	out.g1 = grp_from_vec(_mm_add_epi32(in.g1.v, x1));
+	out.g2 = grp_from_vec(_mm_add_epi32(in.g2.v, x2));
+	out.g3 = grp_from_vec(_mm_add_epi32(in.g3.v, x3));
 	return out;
 }
 
