@@ -2,7 +2,7 @@
  * abcompare.c: compare the speed of two yespower libraries side by side.
  *
  * Usage: abcompare [-s SECONDS] [-t THREADS] [-k SLICE] [-a CORE] [-b CORE]
- *            LIB_A.so LIB_B.so VERSION N R [PERS]
+ *            [-A BATCH] [-B BATCH] LIB_A.so LIB_B.so VERSION N R [PERS]
  *
  * Both shared libraries must export yespower_tls() with the original API
  * (this library, another build of it, or any other implementation built as
@@ -12,7 +12,9 @@
  * alike.  Reported: each side's hashes per second over all its slices, and
  * the ratio B/A per pair of slices (median, min, max).  -a and -b make
  * library A or B use the named mixing core (this library's
- * yespower_set_impl), so two cores of one build can be compared.  Both libraries must
+ * yespower_set_impl), so two cores of one build can be compared; -A and
+ * -B make that side hash BATCH inputs per call with yespower_batch_tls
+ * (this library's batch API) instead of one per yespower_tls call.  Both libraries must
  * agree on every hash, or the comparison is void and the exit status is 1.
  */
 #define _GNU_SOURCE 1
@@ -32,6 +34,16 @@
 
 typedef int (*tls_fn)(const uint8_t *, size_t, const yespower_params_t *,
     yespower_binary_t *);
+typedef int (*batch_fn)(const uint8_t *const *, const size_t *, size_t,
+    const yespower_params_t *, yespower_binary_t *);
+
+/* One side of the comparison: a library, used one hash per call, or in
+ * batches of `batch` inputs per call through yespower_batch_tls. */
+typedef struct {
+	tls_fn one;
+	batch_fn many;
+	unsigned batch;
+} side;
 
 static double now(void)
 {
@@ -41,13 +53,15 @@ static double now(void)
 	return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* Load a library's yespower_tls; with impl, first make it use that core
- * (for this library's builds: yespower_set_impl). */
-static tls_fn load(const char *path, const char *impl)
+/* Load a library's yespower_tls (and yespower_batch_tls for batch > 1);
+ * with impl, first make it use that core (for this library's builds:
+ * yespower_set_impl). */
+static side load(const char *path, const char *impl, unsigned batch)
 {
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	int (*set_impl)(const char *);
 	tls_fn f;
+	side sd;
 
 	if (!h) {
 		fprintf(stderr, "abcompare: %s\n", dlerror());
@@ -66,7 +80,18 @@ static tls_fn load(const char *path, const char *impl)
 			exit(2);
 		}
 	}
-	return f;
+	sd.one = f;
+	sd.batch = batch ? batch : 1;
+	sd.many = NULL;
+	if (sd.batch > 1) {
+		*(void **)&sd.many = dlsym(h, "yespower_batch_tls");
+		if (!sd.many) {
+			fprintf(stderr, "abcompare: %s: no yespower_batch_tls\n",
+			    path);
+			exit(2);
+		}
+	}
+	return sd;
 }
 
 static void make_input(uint8_t src[80], uint32_t nonce)
@@ -78,26 +103,39 @@ static void make_input(uint8_t src[80], uint32_t nonce)
 	memcpy(&src[76], &nonce, 4);
 }
 
-/* Hash nonces base .. base + count - 1 on `threads` threads; returns the
- * wall time and folds the hashes into *digest (xor), to compare sides. */
-static double slice(tls_fn f, const yespower_params_t *p, int threads,
+/*
+ * Hash nonces base .. base + count - 1 on `threads` threads, one per call
+ * or in batches; returns the wall time and folds the hashes into *digest
+ * (xor), to compare sides.  count is a multiple of the batch size.
+ */
+static double slice(const side *sd, const yespower_params_t *p, int threads,
     uint32_t base, unsigned count, yespower_binary_t *digest)
 {
 	double t0 = now();
+	long calls = (long)(count / sd->batch), i;
 	int bad = 0;
-	long i;
 
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(|:bad)
-	for (i = 0; i < (long)count; i++) {
-		uint8_t src[80];
-		yespower_binary_t h;
-		size_t k;
+	for (i = 0; i < calls; i++) {
+		uint8_t src[64][80];
+		const uint8_t *srcp[64];
+		size_t len[64];
+		yespower_binary_t h[64];
+		unsigned b, k;
 
-		make_input(src, base + (uint32_t)i);
-		bad |= f(src, sizeof(src), p, &h);
-		for (k = 0; k < sizeof(h.uc); k++)
-			__atomic_fetch_xor(&digest->uc[k], h.uc[k],
-			    __ATOMIC_RELAXED);
+		for (b = 0; b < sd->batch; b++) {
+			make_input(src[b], base + (uint32_t)(i * sd->batch + b));
+			srcp[b] = src[b];
+			len[b] = 80;
+		}
+		if (sd->batch == 1)
+			bad |= sd->one(src[0], 80, p, &h[0]);
+		else
+			bad |= sd->many(srcp, len, sd->batch, p, h);
+		for (b = 0; b < sd->batch; b++)
+			for (k = 0; k < sizeof(h[b].uc); k++)
+				__atomic_fetch_xor(&digest->uc[k], h[b].uc[k],
+				    __ATOMIC_RELAXED);
 	}
 	if (bad) {
 		fprintf(stderr, "abcompare: a hash failed\n");
@@ -120,12 +158,15 @@ int main(int argc, char **argv)
 	unsigned k = 0, pairs = 0, maxpairs = 100000, n = 0;
 	yespower_params_t p;
 	yespower_binary_t da, db;
-	tls_fn fa, fb;
+	side fa, fb;
+	unsigned batch_a = 1, batch_b = 1, unit;
 	uint32_t base = 1;
 	const char *impl_a = NULL, *impl_b = NULL;
 
-	while ((opt = getopt(argc, argv, "s:t:k:a:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:k:a:b:A:B:")) != -1) {
 		switch (opt) {
+		case 'A': batch_a = (unsigned)atoi(optarg); break;
+		case 'B': batch_b = (unsigned)atoi(optarg); break;
 		case 'a': impl_a = optarg; break;
 		case 'b': impl_b = optarg; break;
 		case 's': seconds = atof(optarg); break;
@@ -134,13 +175,16 @@ int main(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if (argc - optind < 5 || threads < 1) {
+	if (argc - optind < 5 || threads < 1 || batch_a < 1 || batch_a > 64 ||
+	    batch_b < 1 || batch_b > 64) {
 		fprintf(stderr, "usage: abcompare [-s SECONDS] [-t THREADS] "
-		    "[-k SLICE] [-a CORE] [-b CORE] LIB_A LIB_B VERSION N R [PERS]\n");
+		    "[-k SLICE] [-a CORE] [-b CORE] [-A BATCH] [-B BATCH] LIB_A LIB_B VERSION N R [PERS]\n");
 		return 2;
 	}
-	fa = load(argv[optind], impl_a);
-	fb = load(argv[optind + 1], impl_b);
+	fa = load(argv[optind], impl_a, batch_a);
+	fb = load(argv[optind + 1], impl_b, batch_b);
+	/* Slices are whole numbers of calls on every thread, on both sides. */
+	unit = (unsigned)threads * batch_a * batch_b;
 	p.version = (yespower_version_t)atoi(argv[optind + 2]);
 	p.N = (uint32_t)atoi(argv[optind + 3]);
 	p.r = (uint32_t)atoi(argv[optind + 4]);
@@ -151,18 +195,18 @@ int main(int argc, char **argv)
 	 * to about 0.2 s. */
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
-	slice(fa, &p, threads, 0, 4 * threads, &da);
-	slice(fb, &p, threads, 0, 4 * threads, &db);
+	slice(&fa, &p, threads, 0, unit, &da);
+	slice(&fb, &p, threads, 0, unit, &db);
 	if (memcmp(&da, &db, sizeof(da))) {
 		fprintf(stderr, "abcompare: the libraries disagree\n");
 		return 1;
 	}
 	if (!k) {
-		double t = slice(fa, &p, threads, 0, 8 * threads, &da);
+		double t = slice(&fa, &p, threads, 0, 2 * unit, &da);
 
-		k = (unsigned)(0.2 / (t / (8 * threads)));
-		k = k < (unsigned)threads ? (unsigned)threads : k;
+		k = (unsigned)(0.2 / (t / (2 * unit)));
 	}
+	k = (k + unit - 1) / unit * unit;
 
 	ratio = malloc(maxpairs * sizeof(*ratio));
 	memset(&da, 0, sizeof(da));
@@ -172,11 +216,11 @@ int main(int argc, char **argv)
 
 		/* Alternate which side goes first, too. */
 		if (pairs & 1) {
-			b = slice(fb, &p, threads, base, k, &db);
-			a = slice(fa, &p, threads, base, k, &da);
+			b = slice(&fb, &p, threads, base, k, &db);
+			a = slice(&fa, &p, threads, base, k, &da);
 		} else {
-			a = slice(fa, &p, threads, base, k, &da);
-			b = slice(fb, &p, threads, base, k, &db);
+			a = slice(&fa, &p, threads, base, k, &da);
+			b = slice(&fb, &p, threads, base, k, &db);
 		}
 		ta += a;
 		tb += b;

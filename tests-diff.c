@@ -8,8 +8,10 @@
  * are power2b (yespower_b2b) instead of yespower.  The optimized side is
  * called through yespower_tls and through one yespower_local_t reused for
  * every case, so growing and shrinking the region is exercised too.
+ * Then the batch API against one hash at a time.
  * Exits 1 on the first difference, printing the case.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,16 @@ static uint32_t rnd(void)
 	return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
 }
 
+static int all_ff(const yespower_binary_t *h)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(h->uc); i++)
+		if (h->uc[i] != 0xff)
+			return 0;
+	return 1;
+}
+
 static void print_case(unsigned i, int b2b, const yespower_params_t *p,
     const uint8_t *src, size_t srclen)
 {
@@ -50,12 +62,87 @@ static void print_case(unsigned i, int b2b, const yespower_params_t *p,
 	putchar('\n');
 }
 
+/*
+ * The batch API against one hash at a time: every batch size from 0 to 7
+ * (so the interleaved cores run with 1, 2 and 3 hashes and a remainder),
+ * both families, inputs of random lengths; and a batch with one invalid
+ * input fails as a whole with every output all 0xff.
+ */
+static int check_batches(yespower_local_t *local)
+{
+	static const yespower_params_t sets[] = {
+		{ YESPOWER_0_5, 1024, 8, (const uint8_t *)"Client Key", 10 },
+		{ YESPOWER_1_0, 2048, 13, NULL, 0 },
+		{ YESPOWER_1_0, 1024, 32, (const uint8_t *)"pers", 4 },
+	};
+	uint8_t buf[7][200];
+	const uint8_t *src[7];
+	size_t len[7], s, i, k;
+	yespower_binary_t one, tls[7], loc[7];
+	unsigned count, b2b, cases = 0;
+
+	for (s = 0; s < sizeof(sets) / sizeof(sets[0]); s++)
+	for (b2b = 0; b2b < 2; b2b++) {
+		if (b2b && sets[s].version != YESPOWER_1_0)
+			continue;
+		for (count = 0; count <= 7; count++) {
+			for (i = 0; i < count; i++) {
+				len[i] = rnd() % sizeof(buf[i]);
+				for (k = 0; k < len[i]; k++)
+					buf[i][k] = (uint8_t)rnd();
+				src[i] = len[i] ? buf[i] : NULL;
+			}
+			if ((b2b ? yespower_b2b_batch_tls(src, len, count,
+			    &sets[s], tls) || yespower_b2b_batch(local, src,
+			    len, count, &sets[s], loc) :
+			    yespower_batch_tls(src, len, count, &sets[s], tls) ||
+			    yespower_batch(local, src, len, count, &sets[s],
+			    loc))) {
+				printf("batch: a call failed (set %zu, count "
+				    "%u)\n", s, count);
+				return 1;
+			}
+			for (i = 0; i < count; i++, cases++) {
+				if ((b2b ? yespower_b2b_tls(src[i], len[i],
+				    &sets[s], &one) : yespower_tls(src[i],
+				    len[i], &sets[s], &one)) ||
+				    memcmp(&one, &tls[i], sizeof(one)) ||
+				    memcmp(&one, &loc[i], sizeof(one))) {
+					printf("batch: MISMATCH (set %zu, family "
+					    "%u, count %u, input %zu)\n", s, b2b,
+					    count, i);
+					return 1;
+				}
+			}
+		}
+	}
+
+	/* One invalid input spoils the whole batch, safely. */
+	src[0] = buf[0];
+	len[0] = 10;
+	src[1] = NULL;
+	len[1] = 5;
+	memset(tls, 0, sizeof(tls));
+	errno = 0;
+	if (yespower_batch_tls(src, len, 2, &sets[0], tls) != -1 ||
+	    errno != EINVAL || !all_ff(&tls[0]) || !all_ff(&tls[1])) {
+		printf("batch: an invalid input was not refused\n");
+		return 1;
+	}
+	printf("batch: %u hashes in batches of 0 to 7 == one at a time\n",
+	    cases);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned cases = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 300;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) :
 	    0x79657370ULL;
 	static const uint32_t Ns[] = { 1024, 1024, 2048, 2048, 4096, 8192 };
+	static const char *const cores[] = {
+		"portable", "sse2", "avx", "xop", "avx512vl"
+	};
 	uint8_t src[256], pers[100];
 	yespower_local_t local;
 	unsigned i;
@@ -101,7 +188,20 @@ int main(int argc, char **argv)
 		}
 	}
 
-	yespower_free_local(&local);
 	printf("differential: %u cases, optimized == reference\n", cases);
+
+	/* The batch paths through every core this CPU runs. */
+	for (i = 0; i < sizeof(cores) / sizeof(cores[0]); i++) {
+		if (yespower_set_impl(cores[i])) {
+			printf("batch: core %s: skipped (%s)\n", cores[i],
+			    strerror(errno));
+			continue;
+		}
+		printf("core %s: ", cores[i]);
+		if (check_batches(&local))
+			return 1;
+	}
+	yespower_set_impl("auto");
+	yespower_free_local(&local);
 	return 0;
 }

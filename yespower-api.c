@@ -19,14 +19,13 @@ static int params_valid(const yespower_params_t *p)
 	    p->r >= 8 && p->r <= 32 && (p->pers || !p->perslen);
 }
 
-/* The working memory of one hash, carved out of one region. */
+/* The working memory of one hash. */
 typedef struct {
 	void *V, *XY, *S;
 	uint8_t *B;
 } workspace;
 
-/* Bytes a region needs for these (valid) parameters.  V comes first so
- * that it starts on the region's 2 MiB boundary. */
+/* Bytes one hash needs for these (valid) parameters, a multiple of 64. */
 static size_t workspace_size(const yespower_params_t *p)
 {
 	size_t B_size = (size_t)128 * p->r;
@@ -36,49 +35,55 @@ static size_t workspace_size(const yespower_params_t *p)
 	return B_size * p->N + 2 * B_size + S_size + B_size;
 }
 
-static void workspace_carve(workspace *ws, void *base,
+/* Carve K workspaces out of a region.  Each V comes first, so that the
+ * first starts on the region's 2 MiB boundary. */
+static void workspace_carve(workspace ws[], unsigned K, void *base,
     const yespower_params_t *p)
 {
 	size_t B_size = (size_t)128 * p->r;
 	size_t S_size = (p->version == YESPOWER_0_5) ? YESPOWER_SBYTES_0_5 :
 	    YESPOWER_SBYTES_1_0;
+	unsigned k;
 
-	ws->V = base;
-	ws->XY = (uint8_t *)ws->V + B_size * p->N;
-	ws->S = (uint8_t *)ws->XY + 2 * B_size;
-	ws->B = (uint8_t *)ws->S + S_size;
+	for (k = 0; k < K; k++) {
+		ws[k].V = (uint8_t *)base + k * workspace_size(p);
+		ws[k].XY = (uint8_t *)ws[k].V + B_size * p->N;
+		ws[k].S = (uint8_t *)ws[k].XY + 2 * B_size;
+		ws[k].B = (uint8_t *)ws[k].S + S_size;
+	}
 }
 
 /*
- * The hash proper, on valid parameters and enough memory, with the hash
- * functions h.  Front end: B = PBKDF2(H(src), salt, 1, ...), the salt being
- * src in 0.5 and the personalization in 1.0, which only uses B's first 128
- * bytes (SMix derives the rest from them), so only those are computed.
- * Back end as in yespower-ref.c.
+ * The front end, for hash functions h: B = PBKDF2(H(src), salt, 1, ...),
+ * the salt being src in 0.5 and the personalization in 1.0, which only
+ * uses B's first 128 bytes (SMix derives the rest from them), so only
+ * those are computed.  B0 keeps B's first 32 bytes for the back end.
  */
-static void hash(const yespower_hash_family *h, const uint8_t *src,
-    size_t srclen, const yespower_params_t *p, workspace *ws,
-    yespower_binary_t *dst)
+static void front_end(const yespower_hash_family *h, const uint8_t *src,
+    size_t srclen, const yespower_params_t *p, uint8_t *B, uint8_t B0[32])
 {
-	size_t B_size = (size_t)128 * p->r;
-	uint8_t prehash[32], B0[32];
+	uint8_t prehash[32];
 
 	h->hash(src, srclen, prehash);
 	if (p->version == YESPOWER_0_5) {
-		h->pbkdf2(prehash, sizeof(prehash), src, srclen, 1, ws->B,
-		    B_size);
+		h->pbkdf2(prehash, sizeof(prehash), src, srclen, 1, B,
+		    (size_t)128 * p->r);
 	} else {
 		h->pbkdf2(prehash, sizeof(prehash), p->pers,
-		    p->pers ? p->perslen : 0, 1, ws->B, 128);
+		    p->pers ? p->perslen : 0, 1, B, 128);
 	}
-	memcpy(B0, ws->B, sizeof(B0));
+	memcpy(B0, B, 32);
+}
 
-	yespower_select_core()->smix(ws->B, p->r, p->N, p->version, ws->V,
-	    ws->XY, ws->S);
+/* The back end, as in yespower-ref.c. */
+static void back_end(const yespower_hash_family *h,
+    const yespower_params_t *p, const uint8_t *B, const uint8_t B0[32],
+    yespower_binary_t *dst)
+{
+	size_t B_size = (size_t)128 * p->r;
 
 	if (p->version == YESPOWER_0_5) {
-		h->pbkdf2(B0, sizeof(B0), ws->B, B_size, 1, dst->uc,
-		    sizeof(dst->uc));
+		h->pbkdf2(B0, 32, B, B_size, 1, dst->uc, sizeof(dst->uc));
 		if (p->pers) {
 			uint8_t mac[32];
 
@@ -87,44 +92,104 @@ static void hash(const yespower_hash_family *h, const uint8_t *src,
 			h->hash(mac, sizeof(mac), dst->uc);
 		}
 	} else {
-		h->hmac(ws->B + B_size - 64, 64, B0, sizeof(B0), dst->uc);
+		h->hmac(B + B_size - 64, 64, B0, 32, dst->uc);
 	}
 }
 
-/* yespower() and yespower_b2b(): check, get memory, hash. */
-static int yespower_kdf(const yespower_hash_family *h,
-    yespower_local_t *local, const uint8_t *src, size_t srclen,
-    const yespower_params_t *params, yespower_binary_t *dst)
+/*
+ * K hashes (1 .. YESPOWER_KMAX) on valid parameters and enough memory:
+ * front ends one by one, the K SMix interleaved, back ends one by one.
+ */
+static void hash_k(const yespower_hash_family *h, unsigned K,
+    const uint8_t *const src[], const size_t srclen[],
+    const yespower_params_t *p, const workspace ws[], yespower_binary_t dst[])
 {
-	workspace ws;
-	size_t need;
+	uint8_t B0[YESPOWER_KMAX][32], *B[YESPOWER_KMAX];
+	void *V[YESPOWER_KMAX], *XY[YESPOWER_KMAX], *S[YESPOWER_KMAX];
+	unsigned k;
 
-	if (!dst) {
+	for (k = 0; k < K; k++) {
+		front_end(h, src[k], srclen[k], p, ws[k].B, B0[k]);
+		B[k] = ws[k].B;
+		V[k] = ws[k].V;
+		XY[k] = ws[k].XY;
+		S[k] = ws[k].S;
+	}
+	yespower_select_core()->smix(K, B, p->r, p->N, p->version, V, XY, S);
+	for (k = 0; k < K; k++)
+		back_end(h, p, ws[k].B, B0[k], &dst[k]);
+}
+
+/*
+ * How many hashes of a batch to interleave.  Measured on AMD Zen 5 (see
+ * PERFORMANCE), per hash on one thread against one hash at a time:
+ * 0.5/2048/8 1.27x with 2, 1.45x with 3, no more with 4; 1.0/2048/32
+ * 1.13x with 2, 1.21x with 3, less with 4, whose S-boxes (4 x 96 KiB)
+ * crowd the L1 and L2 caches.
+ */
+static unsigned batch_width(size_t count)
+{
+	return count < YESPOWER_KMAX ? (unsigned)count : YESPOWER_KMAX;
+}
+
+/* Make local hold at least need bytes; a failed allocation leaves it
+ * empty but valid. */
+static int local_reserve(yespower_local_t *local, size_t need)
+{
+	if (local->aligned_size >= need)
+		return 0;
+	if (yespower_region_free(local))
+		return -1;
+	return yespower_region_alloc(local, need);
+}
+
+/*
+ * All the hashing entry points come here: count inputs (1 for the
+ * single-input functions), each checked, hashed in groups of
+ * batch_width() at a time, with memory from local.
+ */
+static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
+    const uint8_t *const src[], const size_t srclen[], size_t count,
+    const yespower_params_t *params, yespower_binary_t dst[])
+{
+	workspace ws[YESPOWER_KMAX];
+	unsigned K;
+	size_t i;
+
+	if (!dst && count) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (!local || !params || !params_valid(params) || (!src && srclen) ||
-	    (h == &yespower_family_blake2b && params->version != YESPOWER_1_0)) {
+	if (!local || !params || !params_valid(params) ||
+	    (h == &yespower_family_blake2b && params->version != YESPOWER_1_0) ||
+	    (count && (!src || !srclen))) {
 		errno = EINVAL;
 		goto fail;
 	}
-
-	/* Grow the region when these parameters need more; a failed
-	 * allocation leaves local empty but valid. */
-	need = workspace_size(params);
-	if (local->aligned_size < need) {
-		if (yespower_region_free(local))
+	for (i = 0; i < count; i++) {
+		if (!src[i] && srclen[i]) {
+			errno = EINVAL;
 			goto fail;
-		if (yespower_region_alloc(local, need))
-			goto fail;
+		}
 	}
-	workspace_carve(&ws, local->aligned, params);
+	if (!count)
+		return 0;
 
-	hash(h, src, srclen, params, &ws, dst);
+	K = batch_width(count);
+	if (local_reserve(local, K * workspace_size(params)))
+		goto fail;
+	workspace_carve(ws, K, local->aligned, params);
+
+	for (i = 0; i < count; i += K) {
+		if (K > count - i)
+			K = (unsigned)(count - i);
+		hash_k(h, K, &src[i], &srclen[i], params, ws, &dst[i]);
+	}
 	return 0;
 
 fail:
-	memset(dst, 0xff, sizeof(*dst));
+	for (i = 0; i < count; i++)
+		memset(&dst[i], 0xff, sizeof(dst[i]));
 	return -1;
 }
 
@@ -132,7 +197,7 @@ int yespower(yespower_local_t *local,
     const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst)
 {
-	return yespower_kdf(&yespower_family_sha256, local, src, srclen,
+	return kdf_batch(&yespower_family_sha256, local, &src, &srclen, 1,
 	    params, dst);
 }
 
@@ -140,7 +205,23 @@ int yespower_b2b(yespower_local_t *local,
     const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst)
 {
-	return yespower_kdf(&yespower_family_blake2b, local, src, srclen,
+	return kdf_batch(&yespower_family_blake2b, local, &src, &srclen, 1,
+	    params, dst);
+}
+
+int yespower_batch(yespower_local_t *local, const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[])
+{
+	return kdf_batch(&yespower_family_sha256, local, src, srclen, count,
+	    params, dst);
+}
+
+int yespower_b2b_batch(yespower_local_t *local, const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[])
+{
+	return kdf_batch(&yespower_family_blake2b, local, src, srclen, count,
 	    params, dst);
 }
 
@@ -183,30 +264,54 @@ static yespower_local_t *tls_local(void)
 	return local;
 }
 
-static int tls_kdf(const yespower_hash_family *h, const uint8_t *src,
-    size_t srclen, const yespower_params_t *params, yespower_binary_t *dst)
+/* The thread's local, or NULL with errno ENOMEM and dst[0 .. n-1] all
+ * 0xff. */
+static yespower_local_t *tls_local_or_fail(yespower_binary_t dst[], size_t n)
 {
 	yespower_local_t *local = tls_local();
+	size_t i;
 
 	if (!local) {
 		errno = ENOMEM;
-		if (dst)
-			memset(dst, 0xff, sizeof(*dst));
-		return -1;
+		for (i = 0; dst && i < n; i++)
+			memset(&dst[i], 0xff, sizeof(dst[i]));
 	}
-	return yespower_kdf(h, local, src, srclen, params, dst);
+	return local;
 }
 
 int yespower_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst)
 {
-	return tls_kdf(&yespower_family_sha256, src, srclen, params, dst);
+	yespower_local_t *local = tls_local_or_fail(dst, 1);
+
+	return local ? yespower(local, src, srclen, params, dst) : -1;
 }
 
 int yespower_b2b_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst)
 {
-	return tls_kdf(&yespower_family_blake2b, src, srclen, params, dst);
+	yespower_local_t *local = tls_local_or_fail(dst, 1);
+
+	return local ? yespower_b2b(local, src, srclen, params, dst) : -1;
+}
+
+int yespower_batch_tls(const uint8_t *const src[], const size_t srclen[],
+    size_t count, const yespower_params_t *params, yespower_binary_t dst[])
+{
+	yespower_local_t *local = tls_local_or_fail(dst, count);
+
+	return local ? yespower_batch(local, src, srclen, count, params, dst) :
+	    -1;
+}
+
+int yespower_b2b_batch_tls(const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[])
+{
+	yespower_local_t *local = tls_local_or_fail(dst, count);
+
+	return local ? yespower_b2b_batch(local, src, srclen, count, params,
+	    dst) : -1;
 }
 
 int yespower_run_component(yespower_component_t which,
@@ -221,7 +326,7 @@ int yespower_run_component(yespower_component_t which,
 	}
 	if (yespower_region_alloc(&region, workspace_size(params)))
 		return -1;
-	workspace_carve(&ws, region.aligned, params);
+	workspace_carve(&ws, 1, region.aligned, params);
 	memset(region.aligned, 0x5a, region.aligned_size);
 	*result = yespower_select_core()->component(which, params->version,
 	    params->r, params->N, count, ws.V, ws.XY, ws.S);

@@ -16,15 +16,9 @@
 #define YESPOWER_SBYTES_0_5 (2 * 16 * 256)
 #define YESPOWER_SBYTES_1_0 (3 * 16 * 2048)
 
-/*
- * A mixing core: SMix for both versions, built for one instruction set.
- *
- * smix(B, r, N, version, V, XY, S):
- * Replace the 128*r bytes at B (as PBKDF2 produced them) by SMix's output.
- * V (128*r*N bytes), XY (256*r bytes) and S (YESPOWER_SBYTES_* bytes) are
- * scratch memory, each aligned to 64 bytes.  Parameters are valid (the
- * caller checked them).  Thread-safe: it touches only the memory given.
- */
+/* The most hashes a core computes interleaved in one call. */
+#define YESPOWER_KMAX 3
+
 /*
  * The parts of a core that `benchmark --components` times.  For version
  * 0.5 or 1.0: SALSA20 is Salsa20/8 or Salsa20/2 on one 64-byte sub-block;
@@ -40,6 +34,16 @@ typedef enum {
 } yespower_component_t;
 
 /*
+ * A mixing core: SMix for both versions, built for one instruction set.
+ *
+ * smix(K, B, r, N, version, V, XY, S):
+ * For k = 0 .. K-1 (K from 1 to YESPOWER_KMAX), replace the 128*r bytes at
+ * B[k] (as PBKDF2 produced them) by SMix's output; the K hashes run
+ * interleaved.  V[k] (128*r*N bytes), XY[k] (256*r bytes) and S[k]
+ * (YESPOWER_SBYTES_* bytes) are each hash's scratch memory, each aligned
+ * to 64 bytes.  Parameters are valid (the caller checked them).
+ * Thread-safe: it touches only the memory given.
+ *
  * component(which, version, r, N, count, V, XY, S):
  * Run that part count times on the given memory (sized and aligned as for
  * smix; S is filled from a fixed block first) and return a value that
@@ -47,8 +51,9 @@ typedef enum {
  */
 typedef struct {
 	const char *name;
-	void (*smix)(uint8_t *B, uint32_t r, uint32_t N,
-	    yespower_version_t version, void *V, void *XY, void *S);
+	void (*smix)(unsigned K, uint8_t *const B[], uint32_t r, uint32_t N,
+	    yespower_version_t version, void *const V[], void *const XY[],
+	    void *const S[]);
 	uint32_t (*component)(yespower_component_t which,
 	    yespower_version_t version, uint32_t r, uint32_t N,
 	    uint64_t count, void *V, void *XY, void *S);

@@ -137,21 +137,33 @@ ALWAYS_INLINE grp grp_xor(grp a, grp b)
 	return x;
 }
 
-ALWAYS_INLINE uint32_t grp_low32(grp x)
+/*
+ * sh: use the shadow.  Only the single-hash path does: with several hashes
+ * interleaved, the shadows would not all fit in the general registers, and
+ * the interleaving hides the longer chain anyway.  When sh is 0 the shadow
+ * is never read, so the compiler drops every instruction that computes it.
+ */
+#define SH(K) (SHADOW && (K) == 1)
+
+ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 {
 #if SHADOW
-	return (uint32_t)x.s;
-#else
-	return (uint32_t)_mm_cvtsi128_si32(x.v);
+	if (sh)
+		return (uint32_t)x.s;
 #endif
+	(void)sh;
+	return (uint32_t)_mm_cvtsi128_si32(x.v);
 }
 
 /* The S-box offsets a group selects: its first lane, masked. */
-ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2)
+ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2, const int sh)
 {
 #if SHADOW
-	return x.s & smask2;
-#elif defined(__x86_64__)
+	if (sh)
+		return x.s & smask2;
+#endif
+	(void)sh;
+#if defined(__x86_64__)
 	return (uint64_t)_mm_cvtsi128_si64(x.v) & smask2;
 #else
 	return ((uint64_t)(uint32_t)_mm_cvtsi128_si32(x.v) |
@@ -167,9 +179,9 @@ ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2)
  * hash: extract, mask, load, add, xor.
  */
 ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
-    uint64_t smask2)
+    uint64_t smask2, const int sh)
 {
-	uint64_t m = grp_index(x, smask2);
+	uint64_t m = grp_index(x, smask2, sh);
 	const uint8_t *p0 = S0 + (uint32_t)m, *p1 = S1 + (m >> 32);
 	__m128i p = _mm_mul_epu32(_mm_srli_epi64(x.v, 32), x.v);
 	grp y;
@@ -177,8 +189,9 @@ ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
 	p = _mm_add_epi64(p, *(const __m128i *)p0);
 	y.v = _mm_xor_si128(p, *(const __m128i *)p1);
 #if SHADOW
-	y.s = ((x.s >> 32) * (uint32_t)x.s + *(const uint64_t *)p0) ^
-	    *(const uint64_t *)p1;
+	if (sh)
+		y.s = ((x.s >> 32) * (uint32_t)x.s + *(const uint64_t *)p0) ^
+		    *(const uint64_t *)p1;
 #endif
 	return y;
 }
@@ -214,18 +227,22 @@ ALWAYS_INLINE grp grp_xor(grp a, grp b)
 	return x;
 }
 
-ALWAYS_INLINE uint32_t grp_low32(grp x)
+#define SH(K) 0
+
+ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 {
+	(void)sh;
 	return (uint32_t)x.l0;
 }
 
 ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
-    uint64_t smask2)
+    uint64_t smask2, const int sh)
 {
 	uint64_t m = x.l0 & smask2;
 	const uint64_t *p0 = (const uint64_t *)(S0 + (uint32_t)m);
 	const uint64_t *p1 = (const uint64_t *)(S1 + (m >> 32));
 
+	(void)sh;
 	x.l0 = ((x.l0 >> 32) * (uint32_t)x.l0 + p0[0]) ^ p1[0];
 	x.l1 = ((x.l1 >> 32) * (uint32_t)x.l1 + p0[1]) ^ p1[1];
 	return x;
@@ -271,9 +288,9 @@ ALWAYS_INLINE xblk xblk_xor(xblk a, xblk b)
 }
 
 /* Integerify reads the low word of a block's last sub-block. */
-ALWAYS_INLINE uint32_t xblk_integerify(xblk x)
+ALWAYS_INLINE uint32_t xblk_integerify(xblk x, const int sh)
 {
-	return grp_low32(x.g0);
+	return grp_low32(x.g0, sh);
 }
 
 /* ---- Salsa20 ---- */
@@ -377,7 +394,27 @@ ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
 
 #endif
 
-/* ---- pwxform ---- */
+/* ---- pwxform, on K independent hashes at once ---- */
+
+/*
+ * Interleaving.  Every function from here down to smix() works on K
+ * independent hashes at once (K = 1 .. KMAX, a constant at each
+ * instantiation), step by step in lockstep: K chains of dependent
+ * multiply-load-add-xor steps whose latencies overlap, where one chain
+ * alone would leave most of the core idle.  The loops over k are unrolled,
+ * so each hash's state stays in registers.
+ */
+#define KMAX YESPOWER_KMAX
+
+#if defined(__clang__)
+#define UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define UNROLL _Pragma("GCC unroll 8")
+#else
+#define UNROLL
+#endif
+
+#define FOR_K(k) UNROLL for ((k) = 0; (k) < K; (k)++)
 
 /* The S-boxes and, for 1.0, the write position; kept in locals by the
  * BlockMix loops so the compiler can hold them in registers. */
@@ -386,104 +423,122 @@ typedef struct {
 	size_t w;
 } pwx_state;
 
-/* yespower 0.5: six rounds, read-only S-boxes. */
-ALWAYS_INLINE xblk pwxform_0_5(xblk x, const pwx_state *s)
+/* One pwxform round on the four groups of a sub-block (version 0.5). */
+ALWAYS_INLINE void pwx_round(xblk *x, const pwx_state *s, uint64_t m,
+    const int sh)
 {
-	const uint64_t m = SMASK2(SMASK_0_5);
-	int i;
-
-	for (i = 0; i < 6; i++) {
-		x.g0 = pwx_grp(x.g0, s->S0, s->S1, m);
-		x.g1 = pwx_grp(x.g1, s->S0, s->S1, m);
-		x.g2 = pwx_grp(x.g2, s->S0, s->S1, m);
-		x.g3 = pwx_grp(x.g3, s->S0, s->S1, m);
-	}
-	return x;
+	x->g0 = pwx_grp(x->g0, s->S0, s->S1, m, sh);
+	x->g1 = pwx_grp(x->g1, s->S0, s->S1, m, sh);
+	x->g2 = pwx_grp(x->g2, s->S0, s->S1, m, sh);
+	x->g3 = pwx_grp(x->g3, s->S0, s->S1, m, sh);
 }
 
 /*
- * yespower 1.0: three rounds; each new group is written back into S0
- * (groups 0, 2) or S1 (groups 1, 3) at w, all four in the first round and
- * groups 0 and 1 after that; then the boxes rotate.  Stores and loads must
- * stay in this order: a later group may read what an earlier one wrote.
+ * One pwxform round of version 1.0: each new group is written back into
+ * S0 (groups 0, 2) or S1 (groups 1, 3) at w, all four in the first round
+ * and groups 0 and 1 after that.  Stores and loads must stay in this
+ * order: a later group may read what an earlier one wrote.
  */
-ALWAYS_INLINE xblk pwxform_1_0(xblk x, pwx_state *s)
+ALWAYS_INLINE void pwx_round_write(xblk *x, pwx_state *s, uint64_t m,
+    int first, const int sh)
 {
-	const uint64_t m = SMASK2(SMASK_1_0);
-	uint8_t *S0 = s->S0, *S1 = s->S1;
-	size_t w = s->w;
-	int i;
+	x->g0 = pwx_grp(x->g0, s->S0, s->S1, m, sh);
+	grp_store_s(s->S0, s->w, x->g0);
+	x->g1 = pwx_grp(x->g1, s->S0, s->S1, m, sh);
+	grp_store_s(s->S1, s->w, x->g1);
+	s->w += 16;
+	x->g2 = pwx_grp(x->g2, s->S0, s->S1, m, sh);
+	if (first)
+		grp_store_s(s->S0, s->w, x->g2);
+	x->g3 = pwx_grp(x->g3, s->S0, s->S1, m, sh);
+	if (first) {
+		grp_store_s(s->S1, s->w, x->g3);
+		s->w += 16;
+	}
+}
 
-	x.g0 = pwx_grp(x.g0, S0, S1, m);
-	grp_store_s(S0, w, x.g0);
-	x.g1 = pwx_grp(x.g1, S0, S1, m);
-	grp_store_s(S1, w, x.g1);
-	w += 16;
-	x.g2 = pwx_grp(x.g2, S0, S1, m);
-	grp_store_s(S0, w, x.g2);
-	x.g3 = pwx_grp(x.g3, S0, S1, m);
-	grp_store_s(S1, w, x.g3);
-	w += 16;
+/*
+ * pwxform(K, x, s, v10): pwxform on one sub-block of each of K hashes.
+ * Version 0.5: six rounds, read-only S-boxes.  Version 1.0: three rounds
+ * with writes, then the write position wraps and the boxes rotate:
+ * (S0, S1, S2) <- (S2, S0, S1).
+ */
+ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state s[],
+    const int v10)
+{
+	int i, k;
 
-	for (i = 1; i < 3; i++) {
-		x.g0 = pwx_grp(x.g0, S0, S1, m);
-		grp_store_s(S0, w, x.g0);
-		x.g1 = pwx_grp(x.g1, S0, S1, m);
-		grp_store_s(S1, w, x.g1);
-		w += 16;
-		x.g2 = pwx_grp(x.g2, S0, S1, m);
-		x.g3 = pwx_grp(x.g3, S0, S1, m);
+	if (!v10) {
+		UNROLL for (i = 0; i < 6; i++)
+			FOR_K(k) pwx_round(&x[k], &s[k], SMASK2(SMASK_0_5),
+			    SH(K));
+		return;
 	}
 
-	s->w = w & WMASK_1_0;
-	s->S0 = s->S2;
-	s->S1 = S0;
-	s->S2 = S1;
-	return x;
+	UNROLL for (i = 0; i < 3; i++)
+		FOR_K(k) pwx_round_write(&x[k], &s[k], SMASK2(SMASK_1_0),
+		    i == 0, SH(K));
+	FOR_K(k) {
+		uint8_t *S2 = s[k].S2;
+
+		s[k].w &= WMASK_1_0;
+		s[k].S2 = s[k].S1;
+		s[k].S1 = s[k].S0;
+		s[k].S0 = S2;
+	}
 }
 
 /* ---- BlockMix ---- */
 
 /*
- * blockmix_pwxform(in1, in2, out, n, ctx, v10, xor_in2, save):
- * out = BlockMix_pwxform(in1 xor in2) over n = 2r sub-blocks, where in2
- * takes part only if xor_in2; if save, in2 also receives in1 xor in2 (the
- * write-back of SMix2).  out may be in1.  Returns Integerify(out).
- * The flags are constants at every call, so each use compiles to its own
- * straight loop.
+ * blockmix_pwxform(K, in1, in2, out, n, ctx, v10, xor_in2, save, idx):
+ * For each hash k: out[k] = BlockMix_pwxform(in1[k] xor in2[k]) over n =
+ * 2r sub-blocks, where in2 takes part only if xor_in2; if save, in2[k]
+ * also receives in1[k] xor in2[k] (the write-back of SMix2).  out[k] may
+ * be in1[k].  idx[k] receives Integerify(out[k]).  The flags are constants
+ * at every call, so each use compiles to its own straight loop.
  */
-ALWAYS_INLINE uint32_t blockmix_pwxform(const block64 *in1, block64 *in2,
-    block64 *out, size_t n, pwx_state *ctx, const int v10,
-    const int xor_in2, const int save)
+ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
+    block64 *const in2[], block64 *const out[], size_t n, pwx_state ctx[],
+    const int v10, const int xor_in2, const int save, uint32_t idx[])
 {
-	pwx_state s = *ctx;
-	xblk x = xblk_load(&in1[n - 1]);
+	pwx_state s[KMAX];
+	xblk x[KMAX];
 	size_t i;
+	int k;
 
-	if (xor_in2) {
-		for (i = 0; i < n; i++)
-			PREFETCH(&in2[i]);
-		x = xblk_xor(x, xblk_load(&in2[n - 1]));
+	FOR_K(k) {
+		s[k] = ctx[k];
+		x[k] = xblk_load(&in1[k][n - 1]);
+		if (xor_in2) {
+			for (i = 0; i < n; i++)
+				PREFETCH(&in2[k][i]);
+			x[k] = xblk_xor(x[k], xblk_load(&in2[k][n - 1]));
+		}
 	}
 
 	for (i = 0; i < n; i++) {
-		xblk t = xblk_load(&in1[i]);
+		FOR_K(k) {
+			xblk t = xblk_load(&in1[k][i]);
 
-		if (xor_in2) {
-			t = xblk_xor(t, xblk_load(&in2[i]));
-			if (save)
-				xblk_store(&in2[i], t);
+			if (xor_in2) {
+				t = xblk_xor(t, xblk_load(&in2[k][i]));
+				if (save)
+					xblk_store(&in2[k][i], t);
+			}
+			x[k] = xblk_xor(x[k], t);
 		}
-		x = xblk_xor(x, t);
-		x = v10 ? pwxform_1_0(x, &s) : pwxform_0_5(x, &s);
+		pwxform(K, x, s, v10);
 		if (i + 1 < n)
-			xblk_store(&out[i], x);
+			FOR_K(k) xblk_store(&out[k][i], x[k]);
 	}
 
-	x = salsa20(x, v10 ? 1 : 4);
-	xblk_store(&out[n - 1], x);
-	*ctx = s;
-	return xblk_integerify(x);
+	FOR_K(k) {
+		x[k] = salsa20(x[k], v10 ? 1 : 4);
+		xblk_store(&out[k][n - 1], x[k]);
+		idx[k] = xblk_integerify(x[k], SH(K));
+		ctx[k] = s[k];
+	}
 }
 
 /*
@@ -504,7 +559,7 @@ ALWAYS_INLINE uint32_t blockmix_salsa(const block64 *in1, const block64 *in2,
 	xblk_store(&out[0], x);
 	x = salsa20(xblk_xor(x, b), v10 ? 1 : 4);
 	xblk_store(&out[1], x);
-	return xblk_integerify(x);
+	return xblk_integerify(x, 1);
 }
 
 /* ---- conversion between PBKDF2's bytes and the lane layout ---- */
@@ -541,135 +596,195 @@ static void block_to_bytes(uint8_t *B, const block64 *X, size_t n)
 /* ---- SMix ---- */
 
 /*
- * smix1(V, n, N, out, ctx, v10, sbox):
- * SMix's first loop.  V[0] (n sub-blocks) holds the input; V_{i+1} =
- * H(V_i xor V_j) with j = Wrap(Integerify(V_i), i) for i > 1, written
- * straight into V, and the last result goes to out.  H is the Salsa20
- * BlockMix when filling the S-boxes (sbox), BlockMix_pwxform otherwise.
- * N need not be a power of 2 (768 for the 1.0 S-boxes).
+ * smix1_sbox(V, N, out, v10):
+ * SMix's first loop with Salsa20 BlockMix and r = 1, which fills the
+ * S-boxes: V[0..1] holds the input; V_{i+1} = H(V_i xor V_j) with j =
+ * Wrap(Integerify(V_i), i) for i > 1, written straight into V, and the
+ * last result goes to out.  N is not a power of 2 for 1.0 (768), hence
+ * Wrap.  A small part of the work, so it runs one hash at a time.
  */
-ALWAYS_INLINE void smix1(block64 *V, size_t n, uint32_t N, block64 *out,
-    pwx_state *ctx, const int v10, const int sbox)
+ALWAYS_INLINE void smix1_sbox(block64 *V, uint32_t N, block64 *out,
+    const int v10)
 {
 	uint32_t i, j, x, p2 = 2;
 
-	if (sbox) {
-		blockmix_salsa(&V[0], NULL, &V[n], v10, 0);
-		x = blockmix_salsa(&V[n], NULL, &V[2 * n], v10, 0);
-	} else {
-		blockmix_pwxform(&V[0], NULL, &V[n], n, ctx, v10, 0, 0);
-		x = blockmix_pwxform(&V[n], NULL, &V[2 * n], n, ctx, v10, 0, 0);
-	}
-
+	blockmix_salsa(&V[0], NULL, &V[2], v10, 0);
+	x = blockmix_salsa(&V[2], NULL, &V[4], v10, 0);
 	for (i = 2; i < N; i++) {
-		block64 *dst = (i + 1 < N) ? &V[(size_t)(i + 1) * n] : out;
+		block64 *dst = (i + 1 < N) ? &V[(size_t)(i + 1) * 2] : out;
 
 		if (i == 2 * p2)
 			p2 = i;		/* largest power of 2 <= i */
 		j = (x & (p2 - 1)) + (i - p2);
-		if (sbox)
-			x = blockmix_salsa(&V[(size_t)i * n],
-			    &V[(size_t)j * n], dst, v10, 1);
-		else
-			x = blockmix_pwxform(&V[(size_t)i * n],
-			    &V[(size_t)j * n], dst, n, ctx, v10, 1, 0);
+		x = blockmix_salsa(&V[(size_t)i * 2], &V[(size_t)j * 2], dst,
+		    v10, 1);
 	}
 }
 
 /*
- * smix2(X, Y, n, N, Nloop, V, ctx, v10):
- * SMix's second loop: Nloop steps X = H(X xor V_j), j = Integerify(X) mod
- * N, each also writing X xor V_j back to V_j, except in a loop of exactly
- * two steps (yespower 0.5's tail), which only reads V.  Returns the block
- * holding the result (X or Y).
+ * smix1(K, V, n, N, out, ctx, v10):
+ * SMix's first loop for K hashes, each over its own V (n sub-blocks per
+ * block, N blocks, a power of 2), as smix1_sbox but with
+ * BlockMix_pwxform.
  */
-ALWAYS_INLINE block64 *smix2(block64 *X, block64 *Y, size_t n, uint32_t N,
-    uint32_t Nloop, block64 *V, pwx_state *ctx, const int v10)
+ALWAYS_INLINE void smix1(const int K, block64 *const V[], size_t n,
+    uint32_t N, block64 *const out[], pwx_state ctx[], const int v10)
 {
-	uint32_t x = (uint32_t)X[n - 1].d[0], i;
+	block64 *a[KMAX], *b[KMAX], *c[KMAX];
+	uint32_t i, x[KMAX], p2 = 2;
+	int k;
+
+	FOR_K(k) {
+		a[k] = V[k];
+		b[k] = &V[k][n];
+		c[k] = &V[k][2 * n];
+	}
+	blockmix_pwxform(K, a, NULL, b, n, ctx, v10, 0, 0, x);
+	blockmix_pwxform(K, b, NULL, c, n, ctx, v10, 0, 0, x);
+
+	for (i = 2; i < N; i++) {
+		if (i == 2 * p2)
+			p2 = i;		/* largest power of 2 <= i */
+		FOR_K(k) {
+			uint32_t j = (x[k] & (p2 - 1)) + (i - p2);
+
+			a[k] = &V[k][(size_t)i * n];
+			b[k] = &V[k][(size_t)j * n];
+			c[k] = (i + 1 < N) ? &V[k][(size_t)(i + 1) * n] :
+			    out[k];
+		}
+		blockmix_pwxform(K, a, b, c, n, ctx, v10, 1, 0, x);
+	}
+}
+
+/*
+ * smix2(K, X, Y, n, N, Nloop, V, ctx, v10):
+ * SMix's second loop for K hashes: Nloop steps X = H(X xor V_j), j =
+ * Integerify(X) mod N, each also writing X xor V_j back to V_j, except in
+ * a loop of exactly two steps (yespower 0.5's tail), which only reads V
+ * and so needs the second buffer Y.  X[k] is left pointing at the result.
+ */
+ALWAYS_INLINE void smix2(const int K, block64 *X[], block64 *Y[], size_t n,
+    uint32_t N, uint32_t Nloop, block64 *const V[], pwx_state ctx[],
+    const int v10)
+{
+	block64 *Vj[KMAX];
+	uint32_t i, x[KMAX];
+	int k;
+
+	FOR_K(k) x[k] = (uint32_t)X[k][n - 1].d[0];
 
 	if (Nloop == 2) {
 		for (i = 0; i < Nloop; i++) {
-			block64 *t;
+			FOR_K(k) Vj[k] = &V[k][(size_t)(x[k] & (N - 1)) * n];
+			blockmix_pwxform(K, X, Vj, Y, n, ctx, v10, 1, 0, x);
+			FOR_K(k) {
+				block64 *t = X[k];
 
-			x = blockmix_pwxform(X, &V[(size_t)(x & (N - 1)) * n],
-			    Y, n, ctx, v10, 1, 0);
-			t = X; X = Y; Y = t;
+				X[k] = Y[k];
+				Y[k] = t;
+			}
 		}
-		return X;
+		return;
 	}
 
-	for (i = 0; i < Nloop; i++)
-		x = blockmix_pwxform(X, &V[(size_t)(x & (N - 1)) * n], X, n,
-		    ctx, v10, 1, 1);
-	return X;
+	for (i = 0; i < Nloop; i++) {
+		FOR_K(k) Vj[k] = &V[k][(size_t)(x[k] & (N - 1)) * n];
+		blockmix_pwxform(K, X, Vj, X, n, ctx, v10, 1, 1, x);
+	}
 }
 
 /*
- * smix(B, r, N, V, XY, S, v10):
- * The S-boxes are filled by a Salsa20 SMix1 over the first 128 bytes of B
- * (which it also updates), then B goes through SMix1 over N blocks and
- * SMix2 over about N/3 steps.
+ * smix(K, B, r, N, V, XY, S, v10):
+ * For each of K hashes: the S-boxes are filled by a Salsa20 SMix1 over
+ * the first 128 bytes of B (which it also updates), then B goes through
+ * SMix1 over N blocks and SMix2 over about N/3 steps.
  */
-ALWAYS_INLINE void smix(uint8_t *B, uint32_t r, uint32_t N, block64 *V,
-    block64 *XY, block64 *S, const int v10)
+ALWAYS_INLINE void smix(const int K, uint8_t *const B[], uint32_t r,
+    uint32_t N, block64 *const V[], block64 *const XY[],
+    block64 *const S[], const int v10)
 {
-	size_t n = 2 * (size_t)r;
-	uint32_t sbox_blocks = (v10 ? YESPOWER_SBYTES_1_0 :
-	    YESPOWER_SBYTES_0_5) / 128;
+	size_t n = 2 * (size_t)r, sbox_bytes = (v10 ? 2048 : 256) * 16;
 	uint32_t Nloop_all = (N + 2) / 3, Nloop_rw = Nloop_all;
-	pwx_state ctx;
-	block64 *X;
-	size_t k;
+	pwx_state ctx[KMAX];
+	block64 *X[KMAX], *Y[KMAX];
+	uint32_t unused[KMAX];
+	size_t m;
+	int k;
 
 	Nloop_all = (Nloop_all + 1) & ~(uint32_t)1;
 	Nloop_rw = v10 ? (Nloop_rw + 1) & ~(uint32_t)1 : Nloop_rw & ~(uint32_t)1;
 
-	/* S-boxes: Salsa20 SMix1 with r = 1 over S itself. */
-	block_from_bytes(S, B, 2);
-	smix1(S, 2, sbox_blocks, XY, NULL, v10, 1);
-	block_to_bytes(B, XY, 2);
+	FOR_K(k) {
+		/* S-boxes: Salsa20 SMix1 with r = 1 over S itself. */
+		block_from_bytes(S[k], B[k], 2);
+		smix1_sbox(S[k], (v10 ? YESPOWER_SBYTES_1_0 :
+		    YESPOWER_SBYTES_0_5) / 128, XY[k], v10);
+		block_to_bytes(B[k], XY[k], 2);
 
-	ctx.S0 = (uint8_t *)S;
-	ctx.S1 = ctx.S0 + (v10 ? 2048 : 256) * 16;
-	ctx.S2 = ctx.S1 + (v10 ? 2048 : 256) * 16;
-	ctx.w = 0;
-
-	block_from_bytes(V, B, n);
-	/* 1.0 derives 128-byte blocks 1 .. r-1 of the input from block 0. */
-	if (v10) {
-		for (k = 1; k < r; k++)
-			blockmix_pwxform(&V[2 * (k - 1)], NULL, &V[2 * k], 2,
-			    &ctx, v10, 0, 0);
+		ctx[k].S0 = (uint8_t *)S[k];
+		ctx[k].S1 = ctx[k].S0 + sbox_bytes;
+		ctx[k].S2 = ctx[k].S1 + sbox_bytes;
+		ctx[k].w = 0;
+		block_from_bytes(V[k], B[k], n);
 	}
 
-	smix1(V, n, N, XY, &ctx, v10, 0);
-	X = smix2(XY, XY + n, n, N, Nloop_rw, V, &ctx, v10);
-	if (Nloop_all > Nloop_rw)
-		X = smix2(X, X == XY ? XY + n : XY, n, N,
-		    Nloop_all - Nloop_rw, V, &ctx, v10);
-	block_to_bytes(B, X, n);
+	/* 1.0 derives 128-byte blocks 1 .. r-1 of the input from block 0. */
+	if (v10) {
+		for (m = 1; m < r; m++) {
+			block64 *in[KMAX], *out[KMAX];
+
+			FOR_K(k) {
+				in[k] = &V[k][2 * (m - 1)];
+				out[k] = &V[k][2 * m];
+			}
+			blockmix_pwxform(K, in, NULL, out, 2, ctx, v10, 0, 0,
+			    unused);
+		}
+	}
+
+	smix1(K, V, n, N, XY, ctx, v10);
+	FOR_K(k) {
+		X[k] = XY[k];
+		Y[k] = XY[k] + n;
+	}
+	smix2(K, X, Y, n, N, Nloop_rw, V, ctx, v10);
+	if (Nloop_all > Nloop_rw) {
+		FOR_K(k) Y[k] = (X[k] == XY[k]) ? XY[k] + n : XY[k];
+		smix2(K, X, Y, n, N, Nloop_all - Nloop_rw, V, ctx, v10);
+	}
+	FOR_K(k) block_to_bytes(B[k], X[k], n);
 }
 
-NOINLINE void smix_0_5(uint8_t *B, uint32_t r, uint32_t N, block64 *V,
-    block64 *XY, block64 *S)
-{
-	smix(B, r, N, V, XY, S, 0);
+/* One function per version and K, each its own straight-line code. */
+#define SMIX_INSTANCE(K, v10) \
+NOINLINE void smix_##K##_##v10(uint8_t *const B[], uint32_t r, uint32_t N, \
+    void *const V[], void *const XY[], void *const S[]) \
+{ \
+	smix(K, B, r, N, (block64 *const *)V, (block64 *const *)XY, \
+	    (block64 *const *)S, v10); \
 }
 
-NOINLINE void smix_1_0(uint8_t *B, uint32_t r, uint32_t N, block64 *V,
-    block64 *XY, block64 *S)
-{
-	smix(B, r, N, V, XY, S, 1);
-}
+SMIX_INSTANCE(1, 0)
+SMIX_INSTANCE(1, 1)
+SMIX_INSTANCE(2, 0)
+SMIX_INSTANCE(2, 1)
+SMIX_INSTANCE(3, 0)
+SMIX_INSTANCE(3, 1)
 
-static void smix_entry(uint8_t *B, uint32_t r, uint32_t N,
-    yespower_version_t version, void *V, void *XY, void *S)
+typedef void smix_fn(uint8_t *const B[], uint32_t r, uint32_t N,
+    void *const V[], void *const XY[], void *const S[]);
+
+static smix_fn *const smix_table[KMAX][2] = {
+	{ smix_1_0, smix_1_1 }, { smix_2_0, smix_2_1 },
+	{ smix_3_0, smix_3_1 },
+};
+
+static void smix_entry(unsigned K, uint8_t *const B[], uint32_t r,
+    uint32_t N, yespower_version_t version, void *const V[],
+    void *const XY[], void *const S[])
 {
-	if (version == YESPOWER_0_5)
-		smix_0_5(B, r, N, V, XY, S);
-	else
-		smix_1_0(B, r, N, V, XY, S);
+	smix_table[K - 1][version == YESPOWER_1_0](B, r, N, V, XY, S);
 }
 
 /* ---- component micro-benchmarks (benchmark --components) ---- */
@@ -684,9 +799,9 @@ static void component_setup(pwx_state *ctx, block64 *S, block64 *XY, int v10)
 		B[i] = (uint8_t)i;
 	block_from_bytes(S, B, 2);
 	if (v10)
-		smix1(S, 2, YESPOWER_SBYTES_1_0 / 128, XY, NULL, 1, 1);
+		smix1_sbox(S, YESPOWER_SBYTES_1_0 / 128, XY, 1);
 	else
-		smix1(S, 2, YESPOWER_SBYTES_0_5 / 128, XY, NULL, 0, 1);
+		smix1_sbox(S, YESPOWER_SBYTES_0_5 / 128, XY, 0);
 	ctx->S0 = (uint8_t *)S;
 	ctx->S1 = ctx->S0 + (v10 ? 2048 : 256) * 16;
 	ctx->S2 = ctx->S1 + (v10 ? 2048 : 256) * 16;
@@ -699,45 +814,49 @@ NOINLINE uint32_t component_salsa20(uint64_t count, block64 *XY, int v10)
 
 	while (count--)
 		x = v10 ? salsa20(x, 1) : salsa20(x, 4);
-	return xblk_integerify(x);
+	return xblk_integerify(x, 1);
 }
 
 /* BlockMix_pwxform over a block xored with another, as in SMix. */
 NOINLINE uint32_t component_blockmix(uint64_t count, size_t n, block64 *V,
     block64 *XY, block64 *S, int v10)
 {
-	pwx_state ctx;
-	uint32_t x = 0;
+	block64 *in1[1] = { XY }, *in2[1] = { &V[n] };
+	pwx_state ctx[1];
+	uint32_t x[1], sum = 0;
 
-	component_setup(&ctx, S, XY, v10);
+	component_setup(&ctx[0], S, XY, v10);
 	while (count--) {
-		x += v10 ? blockmix_pwxform(XY, &V[n], XY, n, &ctx, 1, 1, 0) :
-		    blockmix_pwxform(XY, &V[n], XY, n, &ctx, 0, 1, 0);
+		if (v10)
+			blockmix_pwxform(1, in1, in2, in1, n, ctx, 1, 1, 0, x);
+		else
+			blockmix_pwxform(1, in1, in2, in1, n, ctx, 0, 1, 0, x);
+		sum += x[0];
 	}
-	return x;
+	return sum;
 }
 
 NOINLINE uint32_t component_smix(uint64_t count, size_t n, uint32_t N,
     block64 *V, block64 *XY, block64 *S, int v10, int loop2)
 {
 	uint32_t Nloop = ((N + 2) / 3 + 1) & ~(uint32_t)1;
-	pwx_state ctx;
-	uint32_t x = 0;
+	block64 *Vs[1] = { V }, *X[1] = { XY }, *Y[1] = { XY + n };
+	pwx_state ctx[1];
+	uint32_t sum = 0;
 
-	component_setup(&ctx, S, XY, v10);
+	component_setup(&ctx[0], S, XY, v10);
 	while (count--) {
 		if (loop2 && v10)
-			x += (uint32_t)smix2(XY, XY + n, n, N, Nloop, V, &ctx,
-			    1)->d[0];
+			smix2(1, X, Y, n, N, Nloop, Vs, ctx, 1);
 		else if (loop2)
-			x += (uint32_t)smix2(XY, XY + n, n, N, Nloop, V, &ctx,
-			    0)->d[0];
+			smix2(1, X, Y, n, N, Nloop, Vs, ctx, 0);
 		else if (v10)
-			smix1(V, n, N, XY, &ctx, 1, 0);
+			smix1(1, Vs, n, N, X, ctx, 1);
 		else
-			smix1(V, n, N, XY, &ctx, 0, 0);
+			smix1(1, Vs, n, N, X, ctx, 0);
+		sum += (uint32_t)X[0]->d[0];
 	}
-	return x + (uint32_t)XY[0].d[0];
+	return sum;
 }
 
 static uint32_t component_entry(yespower_component_t which,

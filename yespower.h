@@ -134,6 +134,38 @@ int yespower_b2b(yespower_local_t *local,
 int yespower_b2b_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst);
 
+/**
+ * yespower_batch(local, src, srclen, count, params, dst):
+ * yespower_batch_tls(src, srclen, count, params, dst):
+ * yespower_b2b_batch(local, src, srclen, count, params, dst):
+ * yespower_b2b_batch_tls(src, srclen, count, params, dst):
+ * Hash count independent inputs src[i] of srclen[i] bytes into dst[i],
+ * all with the same parameters: the same answers as count calls of
+ * yespower() (or yespower_b2b()), but several are computed interleaved, so
+ * that one input's memory and multiply latencies hide behind another's:
+ * more hashes per second on one thread, for miners scanning nonces.  A
+ * call needs the working memory of up to three hashes.  A batch with
+ * count 0 does nothing and succeeds.
+ *
+ * Return 0 on success; or -1 on error (as yespower(); also EINVAL if src
+ * or srclen is NULL with count > 0, or any src[i] is NULL with srclen[i]
+ * > 0), every dst[i] then all 0xff.
+ *
+ * MT-safe as long as local (for the non-tls forms) and dst are not in use
+ * by another thread.
+ */
+int yespower_batch(yespower_local_t *local, const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[]);
+int yespower_batch_tls(const uint8_t *const src[], const size_t srclen[],
+    size_t count, const yespower_params_t *params, yespower_binary_t dst[]);
+int yespower_b2b_batch(yespower_local_t *local, const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[]);
+int yespower_b2b_batch_tls(const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[]);
+
 /*
  * Presets: the parameter sets of real chains, by the names miners and pools
  * use for them ("yespowerr16", "yescryptr16", "power2b", ...).
