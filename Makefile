@@ -48,8 +48,9 @@ libyespower.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-$(SONAME): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJS) $(LDLIBS)
+$(SONAME): $(LIB_OBJS) libyespower.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libyespower.map \
+		$(LDFLAGS) -o $@ $(LIB_OBJS) $(LDLIBS)
 
 libyespower.so: $(SONAME)
 	ln -sf $(SONAME) $@

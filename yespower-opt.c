@@ -182,16 +182,28 @@ ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
     uint64_t smask2, const int sh)
 {
 	uint64_t m = grp_index(x, smask2, sh);
-	const uint8_t *p0 = S0 + (uint32_t)m, *p1 = S1 + (m >> 32);
+	uint32_t lo = (uint32_t)m, hi = (uint32_t)(m >> 32);
 	__m128i p = _mm_mul_epu32(_mm_srli_epi64(x.v, 32), x.v);
 	grp y;
 
-	p = _mm_add_epi64(p, *(const __m128i *)p0);
-	y.v = _mm_xor_si128(p, *(const __m128i *)p1);
+	p = _mm_add_epi64(p, *(const __m128i *)(S0 + lo));
+	y.v = _mm_xor_si128(p, *(const __m128i *)(S1 + hi));
 #if SHADOW
-	if (sh)
-		y.s = ((x.s >> 32) * (uint32_t)x.s + *(const uint64_t *)p0) ^
-		    *(const uint64_t *)p1;
+	if (sh) {
+		uint64_t t = (x.s >> 32) * (uint32_t)x.s;
+
+#if defined(__GNUC__)
+		/* Base + index addressing: with the address computed once
+		 * for both loads, compilers add an instruction to the chain. */
+		__asm__("addq %1, %0\n\txorq %2, %0" : "+r"(t)
+		    : "m"(*(const uint64_t *)(S0 + lo)),
+		    "m"(*(const uint64_t *)(S1 + hi)));
+#else
+		t = (t + *(const uint64_t *)(S0 + lo)) ^
+		    *(const uint64_t *)(S1 + hi);
+#endif
+		y.s = t;
+	}
 #endif
 	return y;
 }
@@ -406,9 +418,9 @@ ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
  */
 #define KMAX YESPOWER_KMAX
 
-#if defined(__clang__)
-#define UNROLL _Pragma("unroll")
-#elif defined(__GNUC__)
+/* clang unrolls these small constant loops by itself once inlined; asked
+ * to, it tries before inlining too, fails and warns. */
+#if defined(__GNUC__) && !defined(__clang__)
 #define UNROLL _Pragma("GCC unroll 8")
 #else
 #define UNROLL

@@ -1,0 +1,9 @@
+"""tdc_yespower.getPoWHash(header): the "yespowertide" preset of libyespower,
+under the name Tidecoin's Electrum imports.
+
+Pools and Electrum servers import this module by this name; see the
+yespower module for the API and yespower.presets() for the parameters.
+"""
+from yespower import _pow_hash_function
+
+getPoWHash = _pow_hash_function("yespowertide")
