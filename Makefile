@@ -39,7 +39,8 @@ LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
 	yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o $(CORE_OBJS)
 REF_OBJS = yespower-ref.o yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o
 
-PROGS = tests benchmark tests-diff tests-threads tests-chains tests-blake2b
+PROGS = tests benchmark tests-diff tests-threads tests-unload tests-chains \
+	tests-blake2b
 LIBS = libyespower.a libyespower.so
 
 all: $(LIBS) $(PROGS)
@@ -72,6 +73,10 @@ benchmark: benchmark.o libyespower.a
 
 tests-threads: tests-threads.o libyespower.a
 	$(CC) $(LDFLAGS) -o $@ tests-threads.o libyespower.a $(LDLIBS)
+
+# Built against nothing: it loads the shared library itself.
+tests-unload: tests-unload.o
+	$(CC) $(LDFLAGS) -o $@ tests-unload.o -ldl $(LDLIBS)
 
 tests-chains: tests-chains.o libyespower.a
 	$(CC) $(LDFLAGS) -o $@ tests-chains.o libyespower.a $(LDLIBS)
@@ -136,8 +141,8 @@ check-kat: tests
 check-diff: tests-diff
 	@./tests-diff
 
-check-threads: tests-threads
-	@./tests-threads
+check-threads: tests-threads tests-unload $(SONAME)
+	@./tests-threads && ./tests-unload ./$(SONAME)
 
 # Real headers from real chains: published PoW hashes and targets.
 check-chains: tests-chains
@@ -170,7 +175,7 @@ yespower-ref.o: yespower.h yespower-hashes.h sysendian.h insecure_memzero.h
 sha256.o: sha256.h sysendian.h insecure_memzero.h
 blake2b.o: blake2b.h sysendian.h insecure_memzero.h
 insecure_memzero.o: insecure_memzero.h
-tests.o tests-diff.o tests-threads.o tests-chains.o tests-blake2b.o: yespower.h sha256.h blake2b.h
+tests.o tests-diff.o tests-threads.o tests-unload.o tests-chains.o tests-blake2b.o: yespower.h sha256.h blake2b.h
 
 # Further targets, one file per concern (install, fuzzing, cross builds...).
 # A fragment adds its suites to `make check` with `CHECKS += check-name`.

@@ -245,6 +245,28 @@ static void tls_make_key(void)
 	tls_key_ok = (pthread_key_create(&tls_key, tls_destroy) == 0);
 }
 
+#if defined(__GNUC__)
+/*
+ * When the library is unloaded (dlclose) while threads that hashed are
+ * still alive, their exit must not call tls_destroy, whose code is gone:
+ * delete the key first.  Those threads' memory then stays mapped until
+ * the process ends; the calling thread's is freed here.
+ */
+__attribute__((destructor)) static void tls_unload(void)
+{
+	yespower_local_t *local;
+
+	if (!tls_key_ok)
+		return;
+	if ((local = pthread_getspecific(tls_key)) != NULL) {
+		pthread_setspecific(tls_key, NULL);
+		tls_destroy(local);
+	}
+	pthread_key_delete(tls_key);
+	tls_key_ok = 0;
+}
+#endif
+
 static yespower_local_t *tls_local(void)
 {
 	yespower_local_t *local;
