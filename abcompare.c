@@ -1,21 +1,24 @@
 /*
  * abcompare.c: compare the speed of two yespower libraries side by side.
  *
- * Usage: abcompare [-s SECONDS] [-t THREADS] [-k SLICE] [-a CORE] [-b CORE]
- *            [-A BATCH] [-B BATCH] LIB_A.so LIB_B.so VERSION N R [PERS]
+ * Usage: abcompare [-s SECONDS] [-S SLICE-SECONDS] [-k SLICE] [-t THREADS]
+ *            [-a CORE] [-b CORE] [-A BATCH] [-B BATCH]
+ *            LIB_A.so LIB_B.so VERSION N R [PERS]
  *
  * Both shared libraries must export yespower_tls() with the original API
  * (this library, another build of it, or any other implementation built as
  * a shared library).  They are loaded into one process and run in
- * alternating slices (A, B, A, B, ...) of SLICE hashes on THREADS threads,
- * so that the machine's drift and the load of its other users fall on both
- * alike.  Reported: each side's hashes per second over all its slices, and
+ * alternating slices (A, B, A, B, ...) of SLICE hashes on THREADS threads
+ * (by default as many as A computes in SLICE-SECONDS, 0.2), for SECONDS in
+ * all (default 20), so that the machine's drift and the load of its other
+ * users fall on both alike.  Reported: each side's hashes per second over all its slices, and
  * the ratio B/A per pair of slices (median, min, max).  -a and -b make
  * library A or B use the named mixing core (this library's
  * yespower_set_impl), so two cores of one build can be compared; -A and
  * -B make that side hash BATCH inputs per call with yespower_batch_tls
- * (this library's batch API) instead of one per yespower_tls call.  Both libraries must
- * agree on every hash, or the comparison is void and the exit status is 1.
+ * (this library's batch API) instead of one per yespower_tls call.  Both
+ * libraries must agree on every hash, or the comparison is void and the
+ * exit status is 1.
  */
 #define _GNU_SOURCE 1
 
@@ -153,7 +156,7 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	double seconds = 20, ta = 0, tb = 0, *ratio;
+	double seconds = 20, slice_seconds = 0.2, ta = 0, tb = 0, *ratio;
 	int threads = 1, opt;
 	unsigned k = 0, pairs = 0, maxpairs = 100000, n = 0;
 	yespower_params_t p;
@@ -163,8 +166,9 @@ int main(int argc, char **argv)
 	uint32_t base = 1;
 	const char *impl_a = NULL, *impl_b = NULL;
 
-	while ((opt = getopt(argc, argv, "s:t:k:a:b:A:B:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:S:t:k:a:b:A:B:")) != -1) {
 		switch (opt) {
+		case 'S': slice_seconds = atof(optarg); break;
 		case 'A': batch_a = (unsigned)atoi(optarg); break;
 		case 'B': batch_b = (unsigned)atoi(optarg); break;
 		case 'a': impl_a = optarg; break;
@@ -177,8 +181,9 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind < 5 || threads < 1 || batch_a < 1 || batch_a > 64 ||
 	    batch_b < 1 || batch_b > 64) {
-		fprintf(stderr, "usage: abcompare [-s SECONDS] [-t THREADS] "
-		    "[-k SLICE] [-a CORE] [-b CORE] [-A BATCH] [-B BATCH] LIB_A LIB_B VERSION N R [PERS]\n");
+		fprintf(stderr, "usage: abcompare [-s SECONDS] [-S SLICE-SECONDS] "
+		    "[-k SLICE] [-t THREADS] [-a CORE] [-b CORE] [-A BATCH] "
+		    "[-B BATCH] LIB_A LIB_B VERSION N R [PERS]\n");
 		return 2;
 	}
 	fa = load(argv[optind], impl_a, batch_a);
@@ -192,7 +197,7 @@ int main(int argc, char **argv)
 	p.perslen = p.pers ? strlen((const char *)p.pers) : 0;
 
 	/* Warm up both (allocation, page faults, clocks) and size the slice
-	 * to about 0.2 s. */
+	 * to about slice_seconds. */
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
 	slice(&fa, &p, threads, 0, unit, &da);
@@ -204,7 +209,7 @@ int main(int argc, char **argv)
 	if (!k) {
 		double t = slice(&fa, &p, threads, 0, 2 * unit, &da);
 
-		k = (unsigned)(0.2 / (t / (2 * unit)));
+		k = (unsigned)(slice_seconds / (t / (2 * unit)));
 	}
 	k = (k + unit - 1) / unit * unit;
 
