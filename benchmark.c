@@ -140,10 +140,19 @@ typedef struct bench_job bench_job;
 typedef int (*job_hash_fn)(const bench_job *job, uint32_t nonce,
     yespower_binary_t *dst);
 
+/*
+ * A job_batch_fn hashes the inputs of nonces nonce .. nonce + count - 1
+ * into dst[0 .. count - 1] with one batch call (--batch).
+ */
+typedef int (*job_batch_fn)(const bench_job *job, uint32_t nonce,
+    unsigned count, yespower_binary_t *dst);
+
 struct bench_job {
 	yespower_params_t params;
 	const yespower_preset_t *preset;	/* or NULL */
 	job_hash_fn hash;
+	job_batch_fn hash_batch;		/* used when batch > 1 */
+	unsigned batch;				/* hashes per call */
 	const char *hash_name;			/* "sha256" or "blake2b" */
 };
 
@@ -197,10 +206,42 @@ static int hash_preset(const bench_job *job, uint32_t nonce,
 	return yespower_preset_hash(job->preset, src, sizeof(src), dst);
 }
 
+#define MAX_BATCH 64
+
+/* --batch: count inputs in one call of the family's batch function. */
+static int hash_batch(const bench_job *job, uint32_t nonce, unsigned count,
+    yespower_binary_t *dst)
+{
+	uint8_t src[MAX_BATCH][80];
+	const uint8_t *srcp[MAX_BATCH];
+	size_t len[MAX_BATCH];
+	unsigned i;
+
+	for (i = 0; i < count; i++) {
+		make_input(src[i], nonce + i);
+		srcp[i] = src[i];
+		len[i] = sizeof(src[i]);
+	}
+	if (!strcmp(job->hash_name, "blake2b"))
+		return yespower_b2b_batch_tls(srcp, len, count, &job->params,
+		    dst);
+	return yespower_batch_tls(srcp, len, count, &job->params, dst);
+}
+
 /*
  * Bytes of working memory one hash uses in this library: V (128 * r * N),
  * XY and B (3 blocks of 128 * r) and the S-boxes.
  */
+static size_t memory_per_hash(const yespower_params_t *p);
+
+/* A thread's working memory: the library keeps one hash's worth per input
+ * it interleaves in a batch call. */
+static size_t memory_per_thread(const bench_job *job)
+{
+	return memory_per_hash(&job->params) * (job->batch < YESPOWER_KMAX ?
+	    job->batch : YESPOWER_KMAX);
+}
+
 static size_t memory_per_hash(const yespower_params_t *p)
 {
 	size_t block = (size_t)128 * p->r;
@@ -222,6 +263,7 @@ typedef struct {
 	uint8_t *pers_buf;		/* --pers-hex's bytes */
 	const yespower_preset_t *preset;
 	int b2b, json, components, seconds_given;
+	unsigned batch;			/* --batch, or 1 */
 	const char *impl;
 	int threads[MAX_LIST];
 	size_t nthreads;
@@ -256,6 +298,9 @@ static void print_usage(void)
 "  --list-presets    list the presets\n"
 "  --b2b             power2b: BLAKE2b in place of SHA-256 (version 10)\n"
 "  --impl NAME       mixing core: portable, sse2, avx, xop, avx512vl, auto\n"
+"  --batch K         hash K inputs per call with yespower_batch_tls, which\n"
+"                    computes several interleaved (1 to 64; default 1:\n"
+"                    yespower_tls); latency is then per call\n"
 "  --affinity MODE   pin threads: none (default), compact, scatter, or a\n"
 "                    CPU list such as 0,2-3 (thread i on the i-th CPU)\n"
 "  --json            one JSON document on stdout instead of text\n"
@@ -576,7 +621,7 @@ static void parse_affinity(options *o, const char *s)
 
 enum { OPT_THREADS, OPT_SECONDS, OPT_WARMUP, OPT_HELP, OPT_PERS,
     OPT_PERS_HEX, OPT_NO_PERS, OPT_PRESET, OPT_LIST_PRESETS, OPT_B2B,
-    OPT_IMPL, OPT_AFFINITY, OPT_JSON, OPT_COMPONENTS };
+    OPT_IMPL, OPT_AFFINITY, OPT_JSON, OPT_COMPONENTS, OPT_BATCH };
 
 static const struct {
 	char letter;		/* -x, or 0 */
@@ -598,6 +643,7 @@ static const struct {
 	{ 0, "affinity", 1, OPT_AFFINITY },
 	{ 0, "json", 0, OPT_JSON },
 	{ 0, "components", 0, OPT_COMPONENTS },
+	{ 0, "batch", 1, OPT_BATCH },
 };
 
 #define NOPTIONS (sizeof(option_table) / sizeof(option_table[0]))
@@ -682,6 +728,15 @@ static void apply_option(options *o, int id, const char *name,
 	case OPT_COMPONENTS:
 		o->components = 1;
 		break;
+	case OPT_BATCH: {
+		unsigned long v;
+
+		if (parse_number(value, 1, MAX_BATCH, &v))
+			usage_error("invalid %s '%s' (expected 1 to %d)", name,
+			    value, MAX_BATCH);
+		o->batch = (unsigned)v;
+		break;
+	}
 	}
 }
 
@@ -699,6 +754,13 @@ static void check_options(options *o)
 	if (o->preset && o->b2b)
 		usage_error("--b2b conflicts with --preset (the preset says "
 		    "which hash it uses)");
+	if (!o->batch)
+		o->batch = 1;
+	if (o->batch > 1 && o->preset && o->preset->pers_is_input)
+		usage_error("--batch conflicts with --preset %s (each input "
+		    "is its own personalization)", o->preset->name);
+	if (o->batch > 1 && o->components)
+		usage_error("--batch conflicts with --components");
 	if (o->b2b && o->npositional && o->params.version != YESPOWER_1_0)
 		usage_error("--b2b needs version 10, not '%s'",
 		    o->first_positional);
@@ -867,10 +929,13 @@ static void show_progress(run_state *rs, double t)
 static void warm_up(run_state *rs, thread_stats *me)
 {
 	double start = wall();
-	yespower_binary_t dst;
+	yespower_binary_t dst[MAX_BATCH];
+	const bench_job *job = rs->job;
 
 	do {
-		if (rs->job->hash(rs->job, rs->base - 1, &dst))
+		if (job->batch > 1 ? job->hash_batch(job, rs->base -
+		    job->batch, job->batch, dst) : job->hash(job, rs->base - 1,
+		    dst))
 			me->failed = 1;
 	} while (!me->failed && wall() - start < rs->warmup);
 }
@@ -883,24 +948,31 @@ static void warm_up(run_state *rs, thread_stats *me)
  */
 static void measure(run_state *rs, thread_stats *me, int t)
 {
+	const bench_job *job = rs->job;
+
 	while (!__atomic_load_n(&rs->stop, __ATOMIC_RELAXED)) {
-		unsigned long long j = __atomic_fetch_add(&rs->next, 1,
-		    __ATOMIC_RELAXED);
-		yespower_binary_t dst;
+		unsigned long long j = __atomic_fetch_add(&rs->next,
+		    job->batch, __ATOMIC_RELAXED);
+		yespower_binary_t dst[MAX_BATCH];
 		double t0, t1;
+		unsigned b;
 		int cpu;
 
 		t0 = wall();
-		if (rs->job->hash(rs->job, rs->base + (uint32_t)j, &dst))
+		if (job->batch > 1 ? job->hash_batch(job, rs->base +
+		    (uint32_t)j, job->batch, dst) : job->hash(job, rs->base +
+		    (uint32_t)j, dst))
 			me->failed = 1;
 		t1 = wall();
-		record_latency(me, t1 - t0);
+		/* Every hash of a batch is ready when the call returns. */
+		for (b = 0; b < job->batch; b++)
+			record_latency(me, t1 - t0);
 		if ((cpu = current_cpu()) != me->cpu_last) {
 			me->migrations++;
 			me->cpu_last = cpu;
 		}
-		if (j < NSAVE)
-			rs->save[j] = dst;
+		for (b = 0; b < job->batch && j + b < NSAVE; b++)
+			rs->save[j + b] = dst[b];
 		if (t1 - rs->start >= rs->seconds || me->failed)
 			__atomic_store_n(&rs->stop, 1, __ATOMIC_RELAXED);
 		if (t == 0 && rs->progress)
@@ -1091,14 +1163,16 @@ static void verify(const bench_job *job, reference *ref, uint32_t base,
     yespower_binary_t *save, run_result *res)
 {
 	unsigned j, n = res->hashes < NSAVE ? (unsigned)res->hashes : NSAVE;
-	unsigned extra = 0, budget = 2 * (unsigned)res->threads;
+	unsigned extra = 0, budget = 2 * (unsigned)res->threads * job->batch;
 
 	if (budget < 32)
 		budget = 32;
 	if (res->threads > 1 && ref->corrupt >= 0 && (unsigned)ref->corrupt < n)
 		save[ref->corrupt].uc[0] ^= 1;
 	for (j = 0; j < n; j++) {
-		if (!ref->have[j] && res->threads == 1) {
+		/* With --batch, the reference is computed one hash at a
+		 * time, so batches are checked against single hashes. */
+		if (!ref->have[j] && res->threads == 1 && job->batch == 1) {
 			ref->hash[j] = save[j];
 			ref->have[j] = res->reference = 1;
 			continue;
@@ -1158,7 +1232,7 @@ static void print_verification(const run_result *res)
 
 /* The original's two lines, then ours. */
 static void print_run(const run_result *res, const options *o,
-    size_t per_hash)
+    size_t per_hash, size_t per_thread)
 {
 	if (!res->hashes) {
 		puts("FAILED");
@@ -1175,7 +1249,7 @@ static void print_run(const run_result *res, const options *o,
 	printf("memory ");
 	print_bytes((double)per_hash);
 	printf(" per hash, ");
-	print_bytes((double)per_hash * res->threads);
+	print_bytes((double)per_thread * res->threads);
 	printf(" in all");
 	if (res->huge_bytes >= 0) {
 		printf(" (huge pages: ");
@@ -1230,7 +1304,10 @@ static void print_header(const bench_job *job, const yespower_binary_t *first)
 		printf("preset %s, ", job->preset->name);
 	printf("personalization ");
 	print_pers(job);
-	printf(", %s, core %s\n", job->hash_name, yespower_impl_name());
+	printf(", %s, core %s", job->hash_name, yespower_impl_name());
+	if (job->batch > 1)
+		printf(", batches of %u", job->batch);
+	putchar('\n');
 	fflush(stdout);
 }
 
@@ -1348,7 +1425,8 @@ static void json_hex(json_writer *j, const char *key, const uint8_t *p,
 	free(s);
 }
 
-static void json_run(json_writer *j, const run_result *res, size_t per_hash)
+static void json_run(json_writer *j, const run_result *res, size_t per_hash,
+    size_t per_thread)
 {
 	int t;
 
@@ -1371,7 +1449,7 @@ static void json_run(json_writer *j, const run_result *res, size_t per_hash)
 	json_num(j, "mean", res->lat_mean * 1e3);
 	json_close(j, '}');
 	json_int(j, "memory_per_hash_bytes", (long long)per_hash);
-	json_int(j, "memory_total_bytes", (long long)per_hash * res->threads);
+	json_int(j, "memory_total_bytes", (long long)per_thread * res->threads);
 	json_count(j, "anon_huge_pages_bytes", res->huge_bytes);
 	json_count(j, "peak_rss_bytes", res->rss_peak_bytes);
 	json_str(j, "implementation", yespower_impl_name());
@@ -1495,6 +1573,7 @@ static void json_params(json_writer *j, const bench_job *job,
 	}
 	json_hex(j, "pers_hex", p->pers, p->perslen);
 	json_int(j, "memory_per_hash_bytes", (long long)memory_per_hash(p));
+	json_int(j, "batch", job->batch);
 	json_hex(j, "first_hash", first->uc, sizeof(first->uc));
 	json_str(j, "implementation", yespower_impl_name());
 	json_num(j, "seconds", o->seconds);
@@ -1905,6 +1984,8 @@ static void setup_job(bench_job *job, const options *o)
 		job->hash = hash_sha256;
 		job->hash_name = "sha256";
 	}
+	job->batch = o->batch;
+	job->hash_batch = hash_batch;
 }
 
 /* The command line and when it ran, for the record. */
@@ -1938,7 +2019,8 @@ static void json_document(const bench_job *job, const options *o,
 	json_machine(&j);
 	json_open(&j, "runs", '[');
 	for (i = 0; i < nruns; i++) {
-		json_run(&j, &runs[i], memory_per_hash(&job->params));
+		json_run(&j, &runs[i], memory_per_hash(&job->params),
+		    memory_per_thread(job));
 		mismatches += runs[i].mismatches;
 	}
 	json_close(&j, ']');
@@ -1984,7 +2066,8 @@ static void run_all(const bench_job *job, const options *o,
 			    "ones\n", runs[i].mismatches, runs[i].verified,
 			    threads);
 		if (!o->json)
-			print_run(&runs[i], o, memory_per_hash(&job->params));
+			print_run(&runs[i], o, memory_per_hash(&job->params),
+			    memory_per_thread(job));
 		fflush(stdout);
 	}
 }

@@ -173,6 +173,11 @@ bad "'nosuch'" --impl nosuch
 bad "--no-pers" --pers a --no-pers
 bad "--pers-hex" --no-pers --pers-hex 00
 bad "'10'" --preset yespower 10
+bad "'0'" --batch 0
+bad "'65'" --batch 65
+bad "'x'" --batch x
+bad "--batch" --batch 2 --preset yescrypt
+bad "--batch" --batch 2 --components
 bad "--pers" --preset yespower --pers x
 bad "--b2b" --preset power2b --b2b
 bad "'5'" 5 --b2b
@@ -336,6 +341,23 @@ YESPOWER_BENCHMARK_CORRUPT=0 "$B" 10 1024 8 -t 2 -s 0 --json >"$TMP/j" \
 [ $? = 1 ] && pass || fail "a spoiled hash with --json: exit status not 1"
 doc "a spoiled hash in JSON" "$TMP/j" 'need(d["ok"] is False and
     d["mismatches"] == 1 and d["runs"][0]["all_match"] is False, "%r" % d)'
+
+# --batch: batches checked against single hashes, memory for 3 inputs.
+"$B" 10 1024 8 -t 1,2 -s 0.2 --batch 4 --json >"$TMP/j" 2>"$TMP/err" ||
+    fail "--batch 4 --json: exit status $?"
+doc "--batch 4 --json" "$TMP/j" '
+need(d is not None and d.get("batch") == 4, "batch field")
+need(d["ok"] is True and d["mismatches"] == 0, "ok/mismatches")
+for r in d["runs"]:
+	need(r["hashes"] > 0 and r["hashes"] % 4 == 0, "hashes in batches")
+	need(r.get("verified", 0) > 0, "%d threads verified nothing" %
+	    r["threads"])
+	need(r["memory_total_bytes"] == 3 * r["threads"] *
+	    d["memory_per_hash_bytes"], "memory of a batch")'
+YESPOWER_BENCHMARK_CORRUPT=1 "$B" 10 1024 8 -t 2 -s 0.1 --batch 2 \
+    >"$TMP/out" 2>/dev/null
+[ $? = 1 ] && grep -q '^Mismatch at 1$' "$TMP/out" && pass ||
+    fail "a spoiled batch hash was not reported"
 
 # ---- components ----
 "$B" 10 1024 8 --components -s 0.05 >"$TMP/out" 2>&1 ||
