@@ -21,22 +21,50 @@ SOVERSION = 1
 SONAME = libyespower.so.$(SOVERSION)
 
 # Mixing cores: yespower-opt.c compiled once per instruction set, each with
-# its own flags.  Everything else is compiled with no ISA flags.
+# its own flags; SHA-256 compression functions likewise (sha256.c has the
+# portable one, sha256-shani.c the SHA-NI one).  Everything else is
+# compiled with no ISA flags.  NO_SSE2=1, NO_AVX=1, NO_XOP=1, NO_AVX512=1
+# and NO_SHANI=1 leave one out; NATIVE=1 (`make native`) builds one core
+# with -march=native instead of the x86 ones.  See mk/isa.mk.
 MACHINE := $(shell $(CC) -dumpmachine)
 ifneq ($(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE)),)
 CORES = portable sse2 avx xop avx512vl
+SHA256_IMPLS = portable shani
+else ifneq ($(filter aarch64-% arm64-%,$(MACHINE)),)
+# ARM: NEON, always there on aarch64 (little-endian; aarch64_be is portable)
+CORES = portable neon
+SHA256_IMPLS = portable
+CORE_FLAGS_neon = -DYESPOWER_CORE_NEON
+else ifneq ($(filter arm%hf,$(MACHINE)),)
+# 32-bit ARM, hard-float: NEON is optional there, the dispatcher asks
+CORES = portable neon
+SHA256_IMPLS = portable
+CORE_FLAGS_neon = -DYESPOWER_CORE_NEON -march=armv7-a -mfpu=neon
 else
 CORES = portable
+SHA256_IMPLS = portable
 endif
+ifeq ($(NATIVE),1)
+CORES = native portable
+endif
+NO_ISAS = $(if $(filter 1,$(NO_SSE2)),sse2) $(if $(filter 1,$(NO_AVX)),avx) \
+	$(if $(filter 1,$(NO_XOP)),xop) $(if $(filter 1,$(NO_AVX512)),avx512vl) \
+	$(if $(filter 1,$(NO_SHANI)),shani)
+CORES := $(filter-out $(NO_ISAS),$(CORES))
+SHA256_IMPLS := $(filter-out $(NO_ISAS),$(SHA256_IMPLS))
 CORE_FLAGS_portable = -DYESPOWER_CORE_PORTABLE
 CORE_FLAGS_sse2 = -msse2
 CORE_FLAGS_avx = -mavx
 CORE_FLAGS_xop = -mxop
 CORE_FLAGS_avx512vl = -mavx512vl
+CORE_FLAGS_native = -march=native
+SHA256_FLAGS_shani = -msha -msse4.1
 
 CORE_OBJS = $(CORES:%=yespower-opt-%.o)
+SHA256_OBJS = $(filter-out sha256-portable.o,$(SHA256_IMPLS:%=sha256-%.o))
 LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
-	yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o $(CORE_OBJS)
+	yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o \
+	$(CORE_OBJS) $(SHA256_OBJS)
 REF_OBJS = yespower-ref.o yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o
 
 PROGS = tests benchmark tests-diff tests-threads tests-unload tests-chains \
@@ -58,6 +86,9 @@ libyespower.so: $(SONAME)
 
 yespower-opt-%.o: yespower-opt.c yespower-impl.h yespower.h sysendian.h
 	$(CC) $(ALL_CFLAGS) $(CORE_FLAGS_$*) -DYESPOWER_CORE=$* -c $< -o $@
+
+sha256-%.o: sha256-%.c sha256.h
+	$(CC) $(ALL_CFLAGS) $(SHA256_FLAGS_$*) -c $< -o $@
 
 %.o: %.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

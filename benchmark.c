@@ -1256,7 +1256,7 @@ static void print_run(const run_result *res, const options *o,
 		print_bytes((double)res->huge_bytes);
 		printf(")");
 	}
-	printf("; core %s\n", yespower_impl_name());
+	printf("; implementation %s\n", yespower_impl_name());
 	print_cpus(res, o);
 	print_verification(res);
 	if (res->failed)
@@ -1304,7 +1304,8 @@ static void print_header(const bench_job *job, const yespower_binary_t *first)
 		printf("preset %s, ", job->preset->name);
 	printf("personalization ");
 	print_pers(job);
-	printf(", %s, core %s", job->hash_name, yespower_impl_name());
+	printf(", %s, implementation %s", job->hash_name,
+	    yespower_impl_name());
 	if (job->batch > 1)
 		printf(", batches of %u", job->batch);
 	putchar('\n');
@@ -1942,7 +1943,8 @@ static size_t run_components(const bench_job *job, const options *o,
 	if (o->ncpus)
 		pin_thread(&pin, o->cpus[0]);
 	if (!o->json)
-		printf("Components (1 thread, core %s, about %.2f s each):\n",
+		printf("Components (1 thread, implementation %s, about %.2f s "
+		    "each):\n",
 		    yespower_impl_name(), o->seconds);
 	for (i = 0; i < n; i++) {
 		measure_component(&list[i], o->seconds);

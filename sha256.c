@@ -1,7 +1,14 @@
 /*
- * sha256.c: SHA-256, HMAC-SHA256 and PBKDF2-HMAC-SHA256.
+ * sha256.c: SHA-256, HMAC-SHA256 and PBKDF2-HMAC-SHA256, and the portable
+ * compression function.  The compression function these use is chosen at
+ * run time (see sha256.h and yespower-dispatch.c); sha256-shani.c has the
+ * SHA-NI one.
  */
 #include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "insecure_memzero.h"
 #include "sha256.h"
@@ -77,6 +84,94 @@ static void sha256_compress(uint32_t state[8], const uint8_t block[64])
 	insecure_memzero(W, sizeof(W));
 }
 
+void yespower_sha256_blocks_portable(uint32_t state[8], const uint8_t *in,
+    size_t nblocks)
+{
+	for (; nblocks; nblocks--, in += 64)
+		sha256_compress(state, in);
+}
+
+/*
+ * The compression function in use: the portable one until the dispatcher
+ * installs another.  Only the pointer is shared, and the code it points to
+ * never changes, so relaxed atomics are enough: they keep the pointer
+ * whole, and either value gives the same answers.
+ */
+static yespower_sha256_blocks_fn *blocks_in_use =
+    yespower_sha256_blocks_portable;
+
+/* Static, so that it is inlined even in a -fPIC build. */
+static yespower_sha256_blocks_fn *compress_in_use(void)
+{
+	return __atomic_load_n(&blocks_in_use, __ATOMIC_RELAXED);
+}
+
+void yespower_sha256_use(yespower_sha256_blocks_fn *fn)
+{
+	__atomic_store_n(&blocks_in_use, fn, __ATOMIC_RELAXED);
+}
+
+yespower_sha256_blocks_fn *yespower_sha256_in_use(void)
+{
+	return compress_in_use();
+}
+
+/*
+ * pad_block(block, have, marker, bits):
+ * Complete the 64-byte block, whose first have bytes (0 to 63) are data:
+ * the byte 0x80 at block[have] if marker, zeros after it, and the 64-bit
+ * big-endian bits in the last 8 bytes (which must be free if bits != 0).
+ *
+ * With SSE2, each 16-byte quarter the padding touches is written with one
+ * store, the data bytes in it merged by masks: the compression functions
+ * load the block 16 bytes at a time, and a load can take its bytes from one
+ * store still in flight, but one that needs several must wait until they
+ * reach the cache, which is most of the time a dependent hash (an HMAC's
+ * outer hash, the next hash of a chain) would otherwise lose here.
+ */
+#if defined(__SSE2__)
+static void pad_block(uint8_t block[64], size_t have, int marker,
+    uint64_t bits)
+{
+	/* 16 x 0xff then 16 x 0: 16 bytes from &ff_00[16 - n] keep n. */
+	static const uint8_t ff_00[32] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	/* 0x80 after 16 zeros: 16 bytes from &at80[16 - n] have it at n. */
+	static const uint8_t at80[32] = { [16] = 0x80 };
+	uint8_t be[8];
+	size_t lo;
+
+	be64enc(be, bits);
+	for (lo = have & ~(size_t)15; lo < 64; lo += 16) {
+		__m128i q = _mm_setzero_si128();
+
+		if (lo < have)
+			q = _mm_and_si128(_mm_loadu_si128((const __m128i *)
+			    &block[lo]), _mm_loadu_si128((const __m128i *)
+			    &ff_00[16 - (have - lo)]));
+		if (marker && have - lo < 16)
+			q = _mm_or_si128(q, _mm_loadu_si128((const __m128i *)
+			    &at80[16 - (have - lo)]));
+		if (lo == 48)
+			q = _mm_or_si128(q, _mm_slli_si128(
+			    _mm_loadl_epi64((const __m128i *)be), 8));
+		_mm_storeu_si128((__m128i *)&block[lo], q);
+	}
+}
+#else
+static void pad_block(uint8_t block[64], size_t have, int marker,
+    uint64_t bits)
+{
+	if (marker)
+		block[have++] = 0x80;
+	memset(&block[have], 0, 64 - have);
+	if (bits)
+		be64enc(&block[56], bits);
+}
+#endif
+
 void sha256_init(sha256_ctx *ctx)
 {
 	memcpy(ctx->state, H0, sizeof(H0));
@@ -85,6 +180,7 @@ void sha256_init(sha256_ctx *ctx)
 
 void sha256_update(sha256_ctx *ctx, const void *in, size_t len)
 {
+	yespower_sha256_blocks_fn *compress = compress_in_use();
 	const uint8_t *p = (const uint8_t *)in;
 	size_t have = (size_t)(ctx->count & 63);
 
@@ -101,14 +197,17 @@ void sha256_update(sha256_ctx *ctx, const void *in, size_t len)
 			return;
 		}
 		memcpy(&ctx->buf[have], p, take);
-		sha256_compress(ctx->state, ctx->buf);
+		compress(ctx->state, ctx->buf, 1);
 		p += take;
 		len -= take;
 	}
 
-	/* Whole blocks straight from the caller's buffer. */
-	for (; len >= 64; p += 64, len -= 64)
-		sha256_compress(ctx->state, p);
+	/* Whole blocks straight from the caller's buffer, in one call. */
+	if (len >= 64) {
+		compress(ctx->state, p, len / 64);
+		p += len & ~(size_t)63;
+		len &= 63;
+	}
 
 	if (len)
 		memcpy(ctx->buf, p, len);
@@ -116,19 +215,20 @@ void sha256_update(sha256_ctx *ctx, const void *in, size_t len)
 
 void sha256_final(sha256_ctx *ctx, uint8_t digest[32])
 {
+	yespower_sha256_blocks_fn *compress = compress_in_use();
 	size_t have = (size_t)(ctx->count & 63);
 	int i;
 
-	/* Pad with 0x80, zeros, and the message length in bits (big-endian). */
-	ctx->buf[have++] = 0x80;
-	if (have > 56) {
-		memset(&ctx->buf[have], 0, 64 - have);
-		sha256_compress(ctx->state, ctx->buf);
-		have = 0;
+	/* 0x80, zeros, and the message length in bits: one more block, or
+	 * two if the length does not fit after the 0x80. */
+	if (have < 56) {
+		pad_block(ctx->buf, have, 1, ctx->count << 3);
+	} else {
+		pad_block(ctx->buf, have, 1, 0);
+		compress(ctx->state, ctx->buf, 1);
+		pad_block(ctx->buf, 0, 0, ctx->count << 3);
 	}
-	memset(&ctx->buf[have], 0, 56 - have);
-	be64enc(&ctx->buf[56], ctx->count << 3);
-	sha256_compress(ctx->state, ctx->buf);
+	compress(ctx->state, ctx->buf, 1);
 
 	for (i = 0; i < 8; i++)
 		be32enc(&digest[i * 4], ctx->state[i]);

@@ -2,8 +2,9 @@
  * sha256.h: SHA-256 (FIPS 180-4), HMAC-SHA256 (RFC 2104) and
  * PBKDF2-HMAC-SHA256 (RFC 8018), as used by yespower's front and back ends.
  *
- * Every function here is thread-safe: contexts belong to their caller and no
- * global state is written.
+ * Every function here is thread-safe: contexts belong to their caller, and
+ * the only global state, the compression function in use (see the end of
+ * this file), is read and written atomically.
  */
 #ifndef YESPOWER_SHA256_H
 #define YESPOWER_SHA256_H
@@ -76,6 +77,36 @@ void hmac_sha256_buf(const void *key, size_t keylen, const void *in,
 void pbkdf2_sha256(const uint8_t *passwd, size_t passwdlen,
     const uint8_t *salt, size_t saltlen, uint64_t c,
     uint8_t *buf, size_t dklen);
+
+/*
+ * The compression function and its implementations.  Inside the library
+ * only: yespower-dispatch.c picks one for the CPU, self-tests it and
+ * installs it with yespower_sha256_use(); until then (and in programs that
+ * never call the dispatcher, such as the reference build) every function
+ * above uses the portable one.
+ *
+ * yespower_sha256_blocks_<impl>(state, in, nblocks): compress nblocks
+ * 64-byte blocks at in (any alignment) into state, one after the other.
+ * Thread-safe.
+ */
+typedef void yespower_sha256_blocks_fn(uint32_t state[8], const uint8_t *in,
+    size_t nblocks);
+
+yespower_sha256_blocks_fn yespower_sha256_blocks_portable;
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(YESPOWER_NO_SHANI)
+yespower_sha256_blocks_fn yespower_sha256_blocks_shani;	/* sha256-shani.c */
+#endif
+
+/*
+ * yespower_sha256_use(blocks): make every SHA-256, HMAC-SHA256 and PBKDF2
+ * call that starts from now on use blocks.  MT-safe (an atomic store); a
+ * computation already running may finish with either function, and both
+ * give the same answer.
+ */
+void yespower_sha256_use(yespower_sha256_blocks_fn *blocks);
+
+/* yespower_sha256_in_use(): the function installed last. MT-safe. */
+yespower_sha256_blocks_fn *yespower_sha256_in_use(void);
 
 #ifdef __cplusplus
 }

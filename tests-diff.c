@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 	    0x79657370ULL;
 	static const uint32_t Ns[] = { 1024, 1024, 2048, 2048, 4096, 8192 };
 	static const char *const cores[] = {
-		"portable", "sse2", "avx", "xop", "avx512vl"
+		"portable", "sse2", "avx", "xop", "avx512vl", "neon"
 	};
 	uint8_t src[256], pers[100];
 	yespower_local_t local;

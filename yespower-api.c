@@ -75,25 +75,27 @@ static void front_end(const yespower_hash_family *h, const uint8_t *src,
 	memcpy(B0, B, 32);
 }
 
-/* The back end, as in yespower-ref.c. */
+/* The back end, as in yespower-ref.c; dst is written last, since the
+ * personalization may lie in it. */
 static void back_end(const yespower_hash_family *h,
     const yespower_params_t *p, const uint8_t *B, const uint8_t B0[32],
     yespower_binary_t *dst)
 {
 	size_t B_size = (size_t)128 * p->r;
+	uint8_t out[32];
 
 	if (p->version == YESPOWER_0_5) {
-		h->pbkdf2(B0, 32, B, B_size, 1, dst->uc, sizeof(dst->uc));
+		h->pbkdf2(B0, 32, B, B_size, 1, out, sizeof(out));
 		if (p->pers) {
 			uint8_t mac[32];
 
-			h->hmac(dst->uc, sizeof(dst->uc), p->pers, p->perslen,
-			    mac);
-			h->hash(mac, sizeof(mac), dst->uc);
+			h->hmac(out, sizeof(out), p->pers, p->perslen, mac);
+			h->hash(mac, sizeof(mac), out);
 		}
 	} else {
-		h->hmac(B + B_size - 64, 64, B0, 32, dst->uc);
+		h->hmac(B + B_size - 64, 64, B0, 32, out);
 	}
+	memcpy(dst->uc, out, sizeof(out));
 }
 
 /*
@@ -106,6 +108,9 @@ static void hash_k(const yespower_hash_family *h, unsigned K,
 {
 	uint8_t B0[YESPOWER_KMAX][32], *B[YESPOWER_KMAX];
 	void *V[YESPOWER_KMAX], *XY[YESPOWER_KMAX], *S[YESPOWER_KMAX];
+	/* First: choosing the core also installs the SHA-256 compression
+	 * function that the front end is about to use. */
+	const yespower_core_t *core = yespower_select_core();
 	unsigned k;
 
 	for (k = 0; k < K; k++) {
@@ -115,7 +120,7 @@ static void hash_k(const yespower_hash_family *h, unsigned K,
 		XY[k] = ws[k].XY;
 		S[k] = ws[k].S;
 	}
-	yespower_select_core()->smix(K, B, p->r, p->N, p->version, V, XY, S);
+	core->smix(K, B, p->r, p->N, p->version, V, XY, S);
 	for (k = 0; k < K; k++)
 		back_end(h, p, ws[k].B, B0[k], &dst[k]);
 }

@@ -724,7 +724,7 @@ int main(int argc, char **argv)
 			list_presets();
 			return fflush(stdout) ? EXIT_ERROR : 0;
 		case OPT_VERSION:
-			printf("%s (libyespower) %s, mixing core %s\n",
+			printf("%s (libyespower) %s, implementation %s\n",
 			    progname, YESPOWER_CLI_VERSION,
 			    yespower_impl_name());
 			return fflush(stdout) ? EXIT_ERROR : 0;

@@ -59,13 +59,35 @@ typedef struct {
 	    uint64_t count, void *V, void *XY, void *S);
 } yespower_core_t;
 
-/* The builds of yespower-opt.c; which exist depends on the target. */
+/*
+ * The builds of yespower-opt.c; which exist depends on the target and on
+ * the Makefile's switches (NO_SSE2=1 defines YESPOWER_NO_SSE2, and so on;
+ * `make native` defines YESPOWER_NATIVE and builds only native and
+ * portable).
+ */
 extern const yespower_core_t yespower_core_portable;
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(YESPOWER_NATIVE)
+extern const yespower_core_t yespower_core_native;
+#elif defined(__x86_64__) || defined(__i386__)
+#ifndef YESPOWER_NO_SSE2
 extern const yespower_core_t yespower_core_sse2;
+#endif
+#ifndef YESPOWER_NO_AVX
 extern const yespower_core_t yespower_core_avx;
+#endif
+#ifndef YESPOWER_NO_XOP
 extern const yespower_core_t yespower_core_xop;
+#endif
+#ifndef YESPOWER_NO_AVX512
 extern const yespower_core_t yespower_core_avx512vl;
+#endif
+#elif (defined(__aarch64__) || \
+    (defined(__arm__) && defined(__ARM_PCS_VFP))) && \
+    defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The Makefile builds "neon" for little-endian aarch64 and hard-float
+ * 32-bit ARM; 32-bit ARM runs it only where the kernel reports NEON. */
+#define YESPOWER_HAVE_NEON_CORE 1
+extern const yespower_core_t yespower_core_neon;
 #endif
 
 /*
@@ -92,8 +114,10 @@ int yespower_run_component(yespower_component_t which,
 
 /*
  * yespower_select_core():
- * The best core this CPU can run.  Detects the CPU's features once;
- * thread-safe.
+ * The core in use.  On the first call of this, yespower_impl_name() or
+ * yespower_set_impl(), the dispatcher detects the CPU's features, reads
+ * YESPOWER_IMPL, self-tests and installs the core and the SHA-256
+ * compression function (see yespower-dispatch.c).  Thread-safe.
  */
 const yespower_core_t *yespower_select_core(void);
 

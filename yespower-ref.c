@@ -371,7 +371,7 @@ static int yespower_kdf(const yespower_hash_family *h, const uint8_t *src,
 	size_t B_size, S_bytes;
 	uint8_t *B = NULL;
 	uint32_t *V = NULL, *X = NULL, *S = NULL;
-	uint8_t prehash[32], B0[32];
+	uint8_t prehash[32], B0[32], out[32];
 	const uint8_t *salt;
 	size_t saltlen;
 
@@ -379,8 +379,8 @@ static int yespower_kdf(const yespower_hash_family *h, const uint8_t *src,
 		errno = EINVAL;
 		return -1;
 	}
-	memset(dst, 0xff, sizeof(*dst));
 	if (!params || !params_valid(params) || (!src && srclen)) {
+		memset(dst, 0xff, sizeof(*dst));
 		errno = EINVAL;
 		return -1;
 	}
@@ -395,6 +395,7 @@ static int yespower_kdf(const yespower_hash_family *h, const uint8_t *src,
 	V = malloc(B_size * params->N);
 	if (!B || !X || !S || !V) {
 		free(B); free(X); free(S); free(V);
+		memset(dst, 0xff, sizeof(*dst));
 		errno = ENOMEM;
 		return -1;
 	}
@@ -422,19 +423,20 @@ static int yespower_kdf(const yespower_hash_family *h, const uint8_t *src,
 
 	smix(B, params->r, params->N, V, X, &ctx);
 
+	/* The result goes to dst last: src and pers may lie in it. */
 	if (params->version == YESPOWER_0_5) {
-		h->pbkdf2(B0, sizeof(B0), B, B_size, 1, dst->uc,
-		    sizeof(dst->uc));
+		h->pbkdf2(B0, sizeof(B0), B, B_size, 1, out, sizeof(out));
 		if (params->pers) {
 			uint8_t mac[32];
 
-			h->hmac(dst->uc, sizeof(dst->uc), params->pers,
+			h->hmac(out, sizeof(out), params->pers,
 			    params->perslen, mac);
-			h->hash(mac, sizeof(mac), dst->uc);
+			h->hash(mac, sizeof(mac), out);
 		}
 	} else {
-		h->hmac(B + B_size - 64, 64, B0, sizeof(B0), dst->uc);
+		h->hmac(B + B_size - 64, 64, B0, sizeof(B0), out);
 	}
+	memcpy(dst->uc, out, sizeof(out));
 
 	insecure_memzero(prehash, sizeof(prehash));
 	insecure_memzero(B0, sizeof(B0));

@@ -211,27 +211,36 @@ int yespower_preset_hash(const yespower_preset_t *preset,
 
 /**
  * yespower_impl_name():
- * The name of the mixing core in use: "portable", "sse2", "avx", "xop" or
- * "avx512vl".  By default the best one this CPU runs, chosen on first use;
- * the environment variable YESPOWER_IMPL, read at that moment, can name
- * another (an unusable name is reported on stderr and ignored).
+ * The implementation in use, as "CORE+SHA256": the mixing core
+ * ("portable", "sse2", "avx", "xop", "avx512vl", "neon", or "native" in a
+ * `make native` build) and the SHA-256 compression function ("portable" or
+ * "shani"), e.g. "avx512vl+shani".  By default the best of each this CPU
+ * runs, chosen on first use, each checked first on known answers (one that
+ * fails is reported on stderr and the portable one used).  The environment
+ * variable YESPOWER_IMPL, read at that moment, can name others, with the
+ * syntax of yespower_set_impl() (an unusable name is reported on stderr
+ * and that part chosen automatically).
  *
  * MT-safe.
  */
 const char *yespower_impl_name(void);
 
 /**
- * yespower_set_impl(name):
- * Use the mixing core called name from now on, or the best one for "auto"
- * or NULL.  Meant for tests and benchmarks; every core gives the same
- * hashes.
+ * yespower_set_impl(spec):
+ * Use the implementation spec names from now on.  spec is a comma-separated
+ * list of "core=NAME" (or just "NAME"), "sha256=NAME", or "CORE+SHA256" as
+ * yespower_impl_name() writes it; NAME may be "auto"; a part not named is
+ * chosen automatically, and NULL chooses both.  So "sse2,sha256=portable"
+ * fixes both, "sha256=portable" only SHA-256.  Meant for tests and
+ * benchmarks: every implementation gives the same hashes.
  *
- * Return 0 on success; or -1 with errno EINVAL (no core of that name in
- * this build) or ENOTSUP (this CPU cannot run it), the choice unchanged.
+ * Return 0 on success; or -1 with errno EINVAL (an unknown name, a part
+ * named twice, an empty spec), ENOTSUP (this CPU cannot run it) or EIO (it
+ * failed its known-answer self-test), the choice unchanged.
  *
- * MT-safe: a hash already running finishes with the core it started with.
+ * MT-safe: a hash already running finishes with what it started with.
  */
-int yespower_set_impl(const char *name);
+int yespower_set_impl(const char *spec);
 
 #ifdef __cplusplus
 }

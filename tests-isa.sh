@@ -1,0 +1,146 @@
+#!/bin/sh
+# tests-isa.sh: the instruction-set tests of `make check-isa` (issue 4),
+# all through one shared library, libyespower.so, and tests-isa.
+#
+# Usage: tests-isa.sh [--qemu-only] TESTS-ISA "CORES" "SHA256-IMPLS"
+#
+# Natively: every core with every SHA-256 compression function forced
+# gives the known answers (those this CPU cannot run are named); the
+# yespower_set_impl() checks (tests-isa --api); YESPOWER_IMPL's syntax and
+# its messages.
+#
+# Under qemu-x86_64 -cpu qemu64, an x86-64 with SSE2 but no SSSE3, AVX or
+# SHA, which makes any such instruction fault: the automatic choice must
+# be sse2+portable and give the known answers, and forcing more is
+# refused.  First, one AVX, one AVX-512 and one SHA instruction must each
+# kill a process there, or passing would prove nothing.  Skipped (with a
+# message) if qemu-x86_64 is missing, this is not an x86-64 host, or this
+# is a native build (make native), which is not meant to run elsewhere.
+set -u
+
+qemu_only=0
+if [ "${1:-}" = --qemu-only ]; then
+	qemu_only=1
+	shift
+fi
+prog=$1 cores=$2 shas=$3
+fail=0
+# shellcheck disable=SC3045 # dash, bash and busybox sh have ulimit -c
+ulimit -c 0 2>/dev/null	# the canaries must not leave core files
+unset YESPOWER_IMPL
+
+failed() {
+	echo "  FAILED: $*"
+	fail=1
+}
+
+# run_isa EXPECTED-STATUS ARGS...: tests-isa's output in $out.
+run_isa() {
+	want=$1
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	[ "$rc" = "$want" ] && return 0
+	echo "$out" | sed 's/^/    /'
+	failed "$* (exit status $rc, expected $want)"
+	return 1
+}
+
+# env_case SPEC NAME [MESSAGE...]: with YESPOWER_IMPL=SPEC, tests-isa
+# passes with NAME, and the library says each MESSAGE on stderr (or, with
+# none given, nothing).
+env_case() {
+	spec=$1 want=$2
+	shift 2
+	YESPOWER_IMPL=$spec run_isa 0 "$prog" --expect "$want" || return
+	if [ $# = 0 ] && echo "$out" | grep -q '^libyespower'; then
+		failed "YESPOWER_IMPL=$spec: unexpected message: $out"
+	fi
+	for msg in "$@"; do
+		echo "$out" | grep -qF -- "$msg" ||
+		    failed "YESPOWER_IMPL=$spec: no message \"$msg\": $out"
+	done
+}
+
+native() {
+	ran=0 skipped=
+	for c in $cores; do
+		for s in $shas; do
+			"$prog" --impl "$c,sha256=$s" --expect "$c+$s" \
+			    > tests-isa.out 2>&1
+			rc=$?
+			if [ $rc = 77 ]; then
+				skipped="$skipped $c+$s"
+			elif [ $rc = 0 ]; then
+				ran=$((ran + 1))
+			else
+				sed 's/^/    /' tests-isa.out
+				failed "$prog --impl $c,sha256=$s"
+			fi
+		done
+	done
+	rm -f tests-isa.out
+	echo "libyespower.so: $ran core+sha256 pairs give the known answers"
+	[ -n "$skipped" ] && echo "skipped, this CPU cannot run them:$skipped"
+
+	run_isa 0 "$prog" --api && echo "yespower_set_impl(): specs and errors ok"
+
+	# YESPOWER_IMPL: what it selects, and what it says about bad names.
+	"$prog" > tests-isa.out 2>&1
+	best=$(sed -n 's/^implementation //p' tests-isa.out)
+	rm -f tests-isa.out
+	best_core=${best%+*} best_sha=${best#*+}
+	before=$fail
+	case " $cores " in *" sse2 "*)
+		env_case sse2,sha256=portable sse2+portable ;; esac
+	env_case portable+portable portable+portable
+	env_case sha256=portable "$best_core+portable"
+	env_case core=portable "portable+$best_sha"
+	env_case nonsense "$best" \
+	    "libyespower: YESPOWER_IMPL=nonsense: nonsense: no such implementation; using $best"
+	if ! "$prog" --impl xop > /dev/null 2>&1; then
+		env_case xop,sha256=portable "$best_core+portable" \
+		    ": xop: " "; using $best_core+portable"
+	fi
+	[ $fail = $before ] && echo "YESPOWER_IMPL: choices and messages ok"
+}
+
+qemu64() {
+	qemu-x86_64 -cpu qemu64 "$@"
+}
+
+qemu() {
+	if [ "$(uname -m)" != x86_64 ]; then
+		echo "qemu64: skipped (not an x86-64 host)"
+		return
+	fi
+	case " $cores " in *" native "*)
+		echo "qemu64: skipped (a native build runs only on CPUs like this one)"
+		return ;;
+	esac
+	if ! command -v qemu-x86_64 > /dev/null 2>&1; then
+		echo "qemu64: skipped (no qemu-x86_64: apt-get install qemu-user)"
+		return
+	fi
+	for kind in avx avx512 sha; do
+		if qemu64 "$prog" --canary $kind > /dev/null 2>&1; then
+			failed "qemu64 runs $kind instructions: this test proves nothing"
+			return
+		fi
+	done
+	before=$fail
+	if run_isa 0 qemu64 "$prog" --expect sse2+portable; then
+		echo "$out" | grep -q '^known answers: ok$' ||
+		    failed "qemu64: automatic choice"
+	fi
+	for spec in avx avx512vl sha256=shani; do
+		run_isa 77 qemu64 "$prog" --impl $spec
+	done
+	[ $fail = $before ] && echo "qemu64 (SSE2 only): sse2+portable chosen," \
+	    "known answers ok, avx, avx512vl and sha256=shani refused; an AVX," \
+	    "AVX-512 or SHA instruction would have killed it"
+}
+
+[ $qemu_only = 1 ] || native
+qemu
+exit $fail
