@@ -15,8 +15,9 @@
 #include "sysendian.h"
 
 /* Round constants: the first 32 bits of the fractional parts of the cube
- * roots of the first 64 primes (FIPS 180-4, 4.2.2). */
-static const uint32_t K[64] = {
+ * roots of the first 64 primes (FIPS 180-4, 4.2.2).  Shared with the
+ * SHA-NI compression, which loads them four at a time (hence aligned). */
+const uint32_t yespower_sha256_K[64] __attribute__((aligned(16))) = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5,
 	0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -72,7 +73,7 @@ static void sha256_compress(uint32_t state[8], const uint8_t block[64])
 			w = W[i & 15] += sigma1(W[(i - 2) & 15]) +
 			    W[(i - 7) & 15] + sigma0(W[(i - 15) & 15]);
 		}
-		t1 = h + SIGMA1(e) + CH(e, f, g) + K[i] + w;
+		t1 = h + SIGMA1(e) + CH(e, f, g) + yespower_sha256_K[i] + w;
 		t2 = SIGMA0(a) + MAJ(a, b, c);
 		h = g; g = f; f = e; e = d + t1;
 		d = c; c = b; b = a; a = t1 + t2;

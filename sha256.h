@@ -92,6 +92,9 @@ void pbkdf2_sha256(const uint8_t *passwd, size_t passwdlen,
 typedef void yespower_sha256_blocks_fn(uint32_t state[8], const uint8_t *in,
     size_t nblocks);
 
+/* The 64 round constants, 16-byte aligned (sha256.c). */
+extern const uint32_t yespower_sha256_K[64];
+
 yespower_sha256_blocks_fn yespower_sha256_blocks_portable;
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(YESPOWER_NO_SHANI)
 yespower_sha256_blocks_fn yespower_sha256_blocks_shani;	/* sha256-shani.c */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "yespower.h"
+#include "tests-util.h"
 
 /* The reference, compiled under other names (see the Makefile). */
 int ref_yespower_tls(const uint8_t *src, size_t srclen,
@@ -33,16 +34,6 @@ static uint32_t rnd(void)
 	rng_state ^= rng_state << 25;
 	rng_state ^= rng_state >> 27;
 	return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
-
-static int all_ff(const yespower_binary_t *h)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(h->uc); i++)
-		if (h->uc[i] != 0xff)
-			return 0;
-	return 1;
 }
 
 static void print_case(unsigned i, int b2b, const yespower_params_t *p,

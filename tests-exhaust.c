@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "yespower.h"
+#include "tests-util.h"
 
 #define MIB ((size_t)1 << 20)
 
@@ -46,16 +47,6 @@ static yespower_binary_t want[3][2];
 
 static const uint8_t input[] = "exhaustion test input";
 #define INPUT_LEN (sizeof(input) - 1)
-
-static int all_ff(const yespower_binary_t *h)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(h->uc); i++)
-		if (h->uc[i] != 0xff)
-			return 0;
-	return 1;
-}
 
 /* Failures are told on stderr, which needs no memory to print. */
 static int expect(int cond, const char *what)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "yespower.h"
+#include "tests-util.h"
 
 static int passed, failed, is_reference;
 
@@ -32,16 +33,6 @@ static void report(const char *name, int ok)
 		passed++;
 	else
 		failed++;
-}
-
-static int all_ff(const yespower_binary_t *h)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(h->uc); i++)
-		if (h->uc[i] != 0xff)
-			return 0;
-	return 1;
 }
 
 static int same(const yespower_binary_t *a, const yespower_binary_t *b)

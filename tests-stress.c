@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "yespower.h"
+#include "tests-util.h"
 
 /* ---- the jobs ---- */
 
@@ -168,16 +169,6 @@ static void give_back_shared(yespower_local_t *local)
 	shared_busy[local - shared] = 0;
 	pthread_cond_signal(&shared_free);
 	pthread_mutex_unlock(&shared_lock);
-}
-
-static int all_ff(const yespower_binary_t *h)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(h->uc); i++)
-		if (h->uc[i] != 0xff)
-			return 0;
-	return 1;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "blake2b.h"
 #include "sha256.h"
 #include "yespower.h"
+#include "tests-util.h"
 
 static const char *pers_bsty_magic = "BSTY";
 
@@ -254,16 +255,6 @@ static void run_vectors(const char *path)
 }
 
 /* ---- error handling and the API contract ---- */
-
-static int all_ff(const yespower_binary_t *h)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(h->uc); i++)
-		if (h->uc[i] != 0xff)
-			return 0;
-	return 1;
-}
 
 /* One invalid parameter set must give -1, EINVAL and an all-0xff hash,
  * from both entry points. */

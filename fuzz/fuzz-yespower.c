@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "../yespower.h"
+#include "../tests-util.h"
 
 /* The reference, compiled under other names (see the Makefile). */
 int ref_yespower_tls(const uint8_t *src, size_t srclen,
@@ -180,16 +181,6 @@ static void fail(const char *why, const fuzz_case *c, const uint8_t *src,
 		print_hex(i == 0 ? "tls " : i == 1 ? "loc " : "ref ",
 		    out[i].uc, sizeof(out[i].uc));
 	abort();
-}
-
-static int all_ff(const yespower_binary_t *h)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(h->uc); i++)
-		if (h->uc[i] != 0xff)
-			return 0;
-	return 1;
 }
 
 /* Kept across inputs, so that it grows, shrinks and changes versions. */

@@ -66,7 +66,7 @@ all: $(REL_PROGS)
 $(REL_PROGS): %: %.o libyespower.a
 	$(CC) $(LDFLAGS) -o $@ $< libyespower.a $(LDLIBS)
 
-tests-stress.o tests-misuse.o tests-exhaust.o: yespower.h
+tests-stress.o tests-misuse.o tests-exhaust.o: yespower.h tests-util.h
 
 CHECKS += check-misuse check-exhaust check-stress check-fuzz-replay
 
