@@ -207,7 +207,7 @@ sha256.o: sha256.h sysendian.h insecure_memzero.h
 blake2b.o: blake2b.h sysendian.h insecure_memzero.h
 insecure_memzero.o: insecure_memzero.h
 tests.o tests-diff.o tests-threads.o tests-unload.o tests-chains.o tests-blake2b.o: yespower.h sha256.h blake2b.h
-tests.o tests-diff.o: tests-util.h
+tests.o tests-diff.o tests-threads.o tests-blake2b.o: tests-util.h
 
 # Further targets, one file per concern (install, fuzzing, cross builds...).
 # A fragment adds its suites to `make check` with `CHECKS += check-name`.

@@ -22,6 +22,7 @@
 #include <sodium.h>
 
 #include "blake2b.h"
+#include "tests-util.h"
 
 static unsigned long n_checks, n_failures;
 
@@ -195,17 +196,6 @@ static void ref_pbkdf2(const uint8_t *P, size_t Plen, const uint8_t *S,
 
 /* ---- (a) Vector file ------------------------------------------------- */
 
-static int hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* "-" is the empty string.  Returns a malloc'd buffer, NULL if malformed. */
 static uint8_t *parse_hex(const char *s, size_t *len)
 {
@@ -218,7 +208,7 @@ static uint8_t *parse_hex(const char *s, size_t *len)
 		return NULL;
 	p = xmalloc(n / 2);
 	for (i = 0; i < n / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+		int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0) {
 			free(p);

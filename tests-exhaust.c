@@ -94,15 +94,9 @@ static int succeeds(int b2b, yespower_local_t *local, int which)
 /* The process's virtual size in bytes (Linux), or 0. */
 static size_t vm_bytes(void)
 {
-	FILE *fp = fopen("/proc/self/statm", "r");
-	unsigned long pages = 0;
+	long long bytes = statm_bytes(0);
 
-	if (fp) {
-		if (fscanf(fp, "%lu", &pages) != 1)
-			pages = 0;
-		fclose(fp);
-	}
-	return pages * (size_t)sysconf(_SC_PAGESIZE);
+	return bytes < 0 ? 0 : (size_t)bytes;
 }
 
 /* Limit the address space to what is mapped now plus budget; the hard

@@ -292,15 +292,9 @@ static void *switcher(void *unused)
  * it touches little of them; a leaked region is written all over. */
 static long rss_kib(void)
 {
-	FILE *fp = fopen("/proc/self/statm", "r");
-	long size, pages = -1;
+	long long bytes = statm_bytes(1);
 
-	if (fp) {
-		if (fscanf(fp, "%ld %ld", &size, &pages) != 2)
-			pages = -1;
-		fclose(fp);
-	}
-	return pages < 0 ? -1 : pages * (sysconf(_SC_PAGESIZE) / 1024);
+	return bytes < 0 ? -1 : (long)(bytes / 1024);
 }
 
 static int run_round(unsigned round, unsigned nthreads, int switching)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "yespower.h"
+#include "tests-util.h"
 
 #define THREADS 12
 #define ROUNDS 12
@@ -84,15 +85,9 @@ static void *worker(void *argp)
 /* The process's virtual size in KiB (Linux), or -1. */
 static long vm_size_kib(void)
 {
-	FILE *fp = fopen("/proc/self/statm", "r");
-	long pages = -1;
+	long long bytes = statm_bytes(0);
 
-	if (fp) {
-		if (fscanf(fp, "%ld", &pages) != 1)
-			pages = -1;
-		fclose(fp);
-	}
-	return pages < 0 ? -1 : pages * 4;
+	return bytes < 0 ? -1 : (long)(bytes / 1024);
 }
 
 int main(void)

@@ -5,6 +5,8 @@
 #define YESPOWER_TESTS_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "yespower.h"
 
@@ -17,6 +19,37 @@ static inline int all_ff(const yespower_binary_t *h)
 		if (h->uc[i] != 0xff)
 			return 0;
 	return 1;
+}
+
+/* A hexadecimal digit's value, or -1. */
+static inline int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * The process's size in bytes from /proc/self/statm (Linux): field 0 is
+ * the virtual size, 1 the resident size.  -1 if it cannot be read.
+ */
+static inline long long statm_bytes(int field)
+{
+	FILE *fp = fopen("/proc/self/statm", "r");
+	long long pages[2] = { -1, -1 };
+
+	if (fp) {
+		if (fscanf(fp, "%lld %lld", &pages[0], &pages[1]) != 2)
+			pages[0] = pages[1] = -1;
+		fclose(fp);
+	}
+	if (pages[field] < 0)
+		return -1;
+	return pages[field] * (long long)sysconf(_SC_PAGESIZE);
 }
 
 #endif /* !YESPOWER_TESTS_UTIL_H */

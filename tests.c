@@ -92,16 +92,6 @@ static void print_yespower_loop(yespower_version_t version, const char *pers)
 
 /* ---- primitives: recompute each line of the vectors file ---- */
 
-static int hex_nibble(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* Decode a hex field ("-" is empty) into a new buffer; NULL on bad hex. */
 static uint8_t *hex_decode(const char *hex, size_t *len)
@@ -112,7 +102,7 @@ static uint8_t *hex_decode(const char *hex, size_t *len)
 	if (!buf || n % 2)
 		goto bad;
 	for (i = 0; i < n / 2; i++) {
-		int hi = hex_nibble(hex[2 * i]), lo = hex_nibble(hex[2 * i + 1]);
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			goto bad;
@@ -356,15 +346,9 @@ static void check_local_reuse(void)
 /* The process's address space now, in bytes (Linux), or 0. */
 static rlim_t address_space_now(void)
 {
-	FILE *fp = fopen("/proc/self/statm", "r");
-	unsigned long pages = 0;
+	long long bytes = statm_bytes(0);
 
-	if (fp) {
-		if (fscanf(fp, "%lu", &pages) != 1)
-			pages = 0;
-		fclose(fp);
-	}
-	return (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+	return bytes < 0 ? 0 : (rlim_t)bytes;
 }
 
 /*
