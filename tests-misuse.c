@@ -527,11 +527,10 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 2 && !strcmp(argv[1], "--impl")) {
-		if (yespower_set_impl(argv[2])) {
-			fprintf(stderr, "tests-misuse: core %s: %s\n", argv[2],
-			    strerror(errno));
-			return errno == ENOTSUP ? 77 : 2;
-		}
+		int rc = force_impl("tests-misuse", argv[2]);
+
+		if (rc)
+			return rc;
 	}
 	is_reference = !strcmp(yespower_impl_name(), "reference");
 	printf("misuse: implementation %s\n", yespower_impl_name());

@@ -4,8 +4,10 @@
 #ifndef YESPOWER_TESTS_UTIL_H
 #define YESPOWER_TESTS_UTIL_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "yespower.h"
@@ -19,6 +21,19 @@ static inline int all_ff(const yespower_binary_t *h)
 		if (h->uc[i] != 0xff)
 			return 0;
 	return 1;
+}
+
+/*
+ * `--impl NAME`: force the mixing core NAME.  0 if done; otherwise the
+ * exit status the test programs share: 77 (the make rules' "skipped") if
+ * this CPU cannot run it, 2 for any other refusal.
+ */
+static inline int force_impl(const char *prog, const char *name)
+{
+	if (!yespower_set_impl(name))
+		return 0;
+	fprintf(stderr, "%s: core %s: %s\n", prog, name, strerror(errno));
+	return errno == ENOTSUP ? 77 : 2;
 }
 
 /* A hexadecimal digit's value, or -1. */

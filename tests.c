@@ -405,11 +405,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	if (argc > 2 && !strcmp(argv[1], "--impl")) {
-		if (yespower_set_impl(argv[2])) {
-			fprintf(stderr, "tests: core %s: %s\n", argv[2],
-			    strerror(errno));
-			return errno == ENOTSUP ? 77 : 2;
-		}
+		int rc = force_impl("tests", argv[2]);
+
+		if (rc)
+			return rc;
 		argc -= 2;
 		argv += 2;
 	}
