@@ -64,6 +64,7 @@ CORE_OBJS = $(CORES:%=yespower-opt-%.o)
 SHA256_OBJS = $(filter-out sha256-portable.o,$(SHA256_IMPLS:%=sha256-%.o))
 LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
 	yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o \
+	cpu-features.o \
 	$(CORE_OBJS) $(SHA256_OBJS)
 REF_OBJS = yespower-ref.o yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o
 
@@ -200,7 +201,8 @@ clean:
 yespower-api.o: yespower-impl.h yespower.h yespower-hashes.h
 yespower-hashes.o: yespower-hashes.h sha256.h blake2b.h
 yespower-presets.o: yespower.h
-yespower-dispatch.o: yespower-impl.h yespower.h
+yespower-dispatch.o: yespower-impl.h yespower.h cpu-features.h
+cpu-features.o: cpu-features.h
 yespower-platform.o: yespower-impl.h yespower.h
 yespower-ref.o: yespower.h yespower-hashes.h sysendian.h insecure_memzero.h
 sha256.o: sha256.h sysendian.h insecure_memzero.h

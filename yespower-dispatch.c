@@ -3,10 +3,8 @@
  * function for the CPU we run on, check them, and let the caller choose
  * others.
  *
- * This file is compiled with no instruction-set flags.  On x86 it asks the
- * CPU (cpuid) what it implements and the OS (xgetbv) which register state
- * it saves on context switches: AVX needs the YMM state enabled, AVX-512 the
- * opmask and ZMM states too, or the instructions fault.
+ * This file is compiled with no instruction-set flags; what the CPU runs
+ * comes from cpu-features.c.
  *
  * The choice is made once, on first use (pthread_once): the best of each
  * kind this CPU runs, unless the environment variable YESPOWER_IMPL names
@@ -38,90 +36,12 @@
 #include "sha256.h"
 #include "yespower-impl.h"
 
+#include "cpu-features.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #define X86 1
-#include <cpuid.h>
 #else
 #define X86 0
-#endif
-
-enum {
-	CPU_SSE2 = 1 << 0,
-	CPU_AVX = 1 << 1,
-	CPU_XOP = 1 << 2,
-	CPU_AVX512VL = 1 << 3,
-	CPU_SHANI = 1 << 4	/* SHA, with SSSE3 and SSE4.1 */
-};
-
-#if X86
-static unsigned long long read_xcr0(void)
-{
-	unsigned int lo, hi;
-
-	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return ((unsigned long long)hi << 32) | lo;
-}
-
-static unsigned cpu_features(void)
-{
-	unsigned int a, b, c, d, max, feat = 0, sse41_ssse3;
-	unsigned long long xcr0 = 0;
-
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return 0;
-	if (d & (1u << 26))
-		feat |= CPU_SSE2;
-	/* SSE4.1 (bit 19) and SSSE3 (bit 9): SHA-NI code needs them too. */
-	sse41_ssse3 = (c & (1u << 19)) && (c & (1u << 9));
-	/* OSXSAVE: the OS uses XSAVE, so xgetbv tells what it saves. */
-	if (c & (1u << 27))
-		xcr0 = read_xcr0();
-	/* AVX needs SSE and YMM state saved (XCR0 bits 1, 2). */
-	if ((c & (1u << 28)) && (xcr0 & 0x6) == 0x6)
-		feat |= CPU_AVX;
-
-	if ((feat & CPU_AVX) && __get_cpuid(0x80000001, &a, &b, &c, &d) &&
-	    (c & (1u << 11)))
-		feat |= CPU_XOP;
-
-	max = __get_cpuid_max(0, NULL);
-	if (max >= 7) {
-		__cpuid_count(7, 0, a, b, c, d);
-		/* AVX-512F (bit 16) and VL (bit 31), with opmask and both ZMM
-		 * states saved (XCR0 bits 5, 6, 7). */
-		if ((feat & CPU_AVX) && (b & (1u << 16)) &&
-		    (b & (1u << 31)) && (xcr0 & 0xe6) == 0xe6)
-			feat |= CPU_AVX512VL;
-		/* SHA (bit 29): XMM registers only, no OS state needed. */
-		if ((b & (1u << 29)) && (feat & CPU_SSE2) && sse41_ssse3)
-			feat |= CPU_SHANI;
-	}
-	return feat;
-}
-#elif defined(YESPOWER_HAVE_NEON_CORE)
-#if defined(__arm__)
-#include <sys/auxv.h>
-#ifndef HWCAP_ARM_NEON
-#define HWCAP_ARM_NEON (1 << 12)	/* Linux's HWCAP_NEON */
-#endif
-#endif
-
-enum { CPU_NEON = 1 << 5 };
-
-/* aarch64 always has NEON; 32-bit ARM may not, and the kernel says. */
-static unsigned cpu_features(void)
-{
-#if defined(__arm__)
-	return (getauxval(AT_HWCAP) & HWCAP_ARM_NEON) ? CPU_NEON : 0;
-#else
-	return CPU_NEON;
-#endif
-}
-#else
-static unsigned cpu_features(void)
-{
-	return 0;
-}
 #endif
 
 /* Mixing cores, best first; the portable core comes last, always. */
@@ -134,19 +54,20 @@ static const struct {
 	{ &yespower_core_native, 0 },
 #elif X86
 #ifndef YESPOWER_NO_AVX512
-	{ &yespower_core_avx512vl, CPU_SSE2 | CPU_AVX | CPU_AVX512VL },
+	{ &yespower_core_avx512vl,
+	    POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX512VL },
 #endif
 #ifndef YESPOWER_NO_XOP
-	{ &yespower_core_xop, CPU_SSE2 | CPU_AVX | CPU_XOP },
+	{ &yespower_core_xop, POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_XOP },
 #endif
 #ifndef YESPOWER_NO_AVX
-	{ &yespower_core_avx, CPU_SSE2 | CPU_AVX },
+	{ &yespower_core_avx, POW_CPU_SSE2 | POW_CPU_AVX },
 #endif
 #ifndef YESPOWER_NO_SSE2
-	{ &yespower_core_sse2, CPU_SSE2 },
+	{ &yespower_core_sse2, POW_CPU_SSE2 },
 #endif
 #elif defined(YESPOWER_HAVE_NEON_CORE)
-	{ &yespower_core_neon, CPU_NEON },
+	{ &yespower_core_neon, POW_CPU_NEON },
 #endif
 	{ &yespower_core_portable, 0 },
 };
@@ -158,7 +79,7 @@ static const struct {
 	unsigned need;
 } shas[] = {
 #if X86 && !defined(YESPOWER_NO_SHANI)
-	{ "shani", yespower_sha256_blocks_shani, CPU_SHANI },
+	{ "shani", yespower_sha256_blocks_shani, POW_CPU_SHANI },
 #endif
 	{ "portable", yespower_sha256_blocks_portable, 0 },
 };
@@ -505,7 +426,7 @@ static void first_use(void)
 	char bad[64];
 	int err = 0;
 
-	features = cpu_features();
+	features = pow_cpu_features();
 	for (i = 0; i < NCORES; i++)
 		for (j = 0; j < NSHAS; j++)
 			snprintf(names[i][j], sizeof(names[i][j]), "%s+%s",
