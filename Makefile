@@ -1,31 +1,42 @@
-# libyespower
+# libyespower: `make help` lists the targets.
 #
-#   make              libyespower.a, libyespower.so, tests, benchmark and the
-#                     other test programs
-#   make check        every test suite (see CHECKS below); PASSED or FAILED
-#   make ref          tests-ref, benchmark-ref and tests-chains-ref, linked
-#                     with the reference implementation
+#   make              libyespower.a, libyespower.so, tests, benchmark and
+#                     the yespower tool (build/yespower); needs only a C
+#                     compiler, make and the C library
+#   make check        every test suite (CHECKS below); PASSED or FAILED
+#   make ref          build/tests-ref, build/benchmark-ref and
+#                     build/tests-chains-ref, linked with the reference
 #   make check-ref    known answers and real headers through the reference
-#   make abcompare    side-by-side speed comparison of two shared libraries
 #   make clean
+#
+# Objects and every other program go to build/; the build remembers the
+# compiler and flags it used (build/CONFIG), so changing them rebuilds.
+
+# No built-in rules: with them, make would try to remake the dependency
+# files (build/*.d) from objects of the same name.
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
 
 CC ?= cc
 CFLAGS ?= -O2 -fomit-frame-pointer
 WARN = -Wall -Wextra
-ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC
+ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC -I. -MMD -MP
 LDLIBS = -lpthread
 OMPFLAGS = -fopenmp
 AR ?= ar
 
+B = build
 SOVERSION = 1
 SONAME = libyespower.so.$(SOVERSION)
 
+# ---- instruction sets ----
+
 # Mixing cores: yespower-opt.c compiled once per instruction set, each with
-# its own flags; SHA-256 compression functions likewise (sha256.c has the
-# portable one, sha256-shani.c the SHA-NI one).  Everything else is
-# compiled with no ISA flags.  NO_SSE2=1, NO_AVX=1, NO_XOP=1, NO_AVX512=1
-# and NO_SHANI=1 leave one out; NATIVE=1 (`make native`) builds one core
-# with -march=native instead of the x86 ones.  See mk/isa.mk.
+# its own flags; other per-ISA sources (sha256-shani.c) take theirs from
+# FLAGS_<name>.  Everything else is compiled with no ISA flags.  NO_SSE2=1,
+# NO_AVX=1, NO_XOP=1, NO_AVX512=1 and NO_SHANI=1 leave one out; NATIVE=1
+# (`make native`) builds one core with -march=native instead of the x86
+# ones.  See mk/isa.mk.
 MACHINE := $(shell $(CC) -dumpmachine)
 ifneq ($(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE)),)
 CORES = portable sse2 avx xop avx512vl
@@ -58,21 +69,44 @@ CORE_FLAGS_avx = -mavx
 CORE_FLAGS_xop = -mxop
 CORE_FLAGS_avx512vl = -mavx512vl
 CORE_FLAGS_native = -march=native
-SHA256_FLAGS_shani = -msha -msse4.1
+FLAGS_sha256-shani = -msha -msse4.1
 
-CORE_OBJS = $(CORES:%=yespower-opt-%.o)
-SHA256_OBJS = $(filter-out sha256-portable.o,$(SHA256_IMPLS:%=sha256-%.o))
-LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
-	yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o \
-	cpu-features.o \
-	$(CORE_OBJS) $(SHA256_OBJS)
-REF_OBJS = yespower-ref.o yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o
+# The dispatcher's view of the build: which cores and SHA-256 functions
+# exist.
+ISA_DEFS = $(if $(filter native,$(CORES)),-DYESPOWER_NATIVE) \
+	$(if $(filter sse2,$(CORES)),,-DYESPOWER_NO_SSE2) \
+	$(if $(filter avx,$(CORES)),,-DYESPOWER_NO_AVX) \
+	$(if $(filter xop,$(CORES)),,-DYESPOWER_NO_XOP) \
+	$(if $(filter avx512vl,$(CORES)),,-DYESPOWER_NO_AVX512) \
+	$(if $(filter shani,$(SHA256_IMPLS)),,-DYESPOWER_NO_SHANI)
+ALL_CFLAGS += $(ISA_DEFS)
 
-PROGS = tests benchmark tests-diff tests-threads tests-unload tests-chains \
-	tests-blake2b
-LIBS = libyespower.a libyespower.so
+# ---- what the build was made with ----
 
-all: $(LIBS) $(PROGS)
+# build/CONFIG holds the compiler, flags and cores, and is rewritten only
+# when they change; every object depends on it.  So `make CC=clang` and
+# then `make` rebuild, and `make -q` is true after `make`.
+CONFIG_LINE = $(CC) | $(ALL_CFLAGS) | $(OMPFLAGS) | $(LDFLAGS) | \
+	$(LDLIBS) | $(CORES) | $(SHA256_IMPLS)
+ifneq ($(file <$(B)/CONFIG),$(strip $(CONFIG_LINE)))
+$(shell mkdir -p $(B))
+$(file >$(B)/CONFIG,$(strip $(CONFIG_LINE)))
+endif
+
+# ---- the library ----
+
+CORE_OBJS = $(CORES:%=$(B)/yespower-opt-%.o)
+SHA256_OBJS = $(filter-out $(B)/sha256-portable.o,\
+	$(SHA256_IMPLS:%=$(B)/sha256-%.o))
+COMMON_OBJS = $(addprefix $(B)/,yespower-presets.o yespower-hashes.o \
+	sha256.o blake2b.o insecure_memzero.o cpu-features.o)
+LIB_OBJS = $(addprefix $(B)/,yespower-api.o yespower-platform.o \
+	yespower-dispatch.o) $(COMMON_OBJS) $(CORE_OBJS) $(SHA256_OBJS)
+REF_OBJS = $(B)/yespower-ref.o $(COMMON_OBJS)
+LIBS = libyespower.a libyespower.so $(SONAME)
+UTIL_OBJ = $(B)/tools/util.o
+
+all: $(LIBS) tests benchmark $(B)/yespower
 
 libyespower.a: $(LIB_OBJS)
 	rm -f $@
@@ -85,134 +119,170 @@ $(SONAME): $(LIB_OBJS) libyespower.map
 libyespower.so: $(SONAME)
 	ln -sf $(SONAME) $@
 
-yespower-opt-%.o: yespower-opt.c yespower-impl.h yespower.h sysendian.h
+# ---- compiling ----
+
+$(B)/yespower-opt-%.o: yespower-opt.c $(B)/CONFIG
 	$(CC) $(ALL_CFLAGS) $(CORE_FLAGS_$*) -DYESPOWER_CORE=$* -c $< -o $@
 
-sha256-%.o: sha256-%.c sha256.h
-	$(CC) $(ALL_CFLAGS) $(SHA256_FLAGS_$*) -c $< -o $@
+$(B)/%.o: %.c $(B)/CONFIG
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(FLAGS_$(*F)) -c $< -o $@
 
-%.o: %.c
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+# The benchmark's parts and the programs that use OpenMP.
+BENCH_OBJS = $(addprefix $(B)/bench/,options.o affinity.o harness.o json.o \
+	components.o)
+OMP_OBJS = $(B)/benchmark.o $(BENCH_OBJS) $(B)/tools/abcompare.o
+$(OMP_OBJS): ALL_CFLAGS += $(OMPFLAGS)
 
-tests: tests.o libyespower.a
-	$(CC) $(LDFLAGS) -o $@ tests.o libyespower.a $(LDLIBS)
-
-benchmark.o: benchmark.c yespower.h
-	$(CC) $(ALL_CFLAGS) $(OMPFLAGS) -c $< -o $@
-
-benchmark: benchmark.o libyespower.a
-	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ benchmark.o libyespower.a $(LDLIBS)
-
-tests-threads: tests-threads.o libyespower.a
-	$(CC) $(LDFLAGS) -o $@ tests-threads.o libyespower.a $(LDLIBS)
-
-# Built against nothing: it loads the shared library itself.
-tests-unload: tests-unload.o
-	$(CC) $(LDFLAGS) -o $@ tests-unload.o -ldl $(LDLIBS)
-
-tests-chains: tests-chains.o libyespower.a
-	$(CC) $(LDFLAGS) -o $@ tests-chains.o libyespower.a $(LDLIBS)
-
-# BLAKE2b against libsodium (a test dependency only: apt install libsodium-dev).
-tests-blake2b: tests-blake2b.o blake2b.o insecure_memzero.o
-	$(CC) $(LDFLAGS) -o $@ tests-blake2b.o blake2b.o insecure_memzero.o -lsodium
-
-# The differential test links the reference too, under other names.
+# The reference under other names, for the programs that link both.
 REF_RENAME = -Dyespower=ref_yespower -Dyespower_tls=ref_yespower_tls \
 	-Dyespower_init_local=ref_yespower_init_local \
 	-Dyespower_free_local=ref_yespower_free_local \
 	-Dyespower_impl_name=ref_yespower_impl_name \
 	-Dyespower_set_impl=ref_yespower_set_impl \
-	-Dyespower_b2b=ref_yespower_b2b -Dyespower_b2b_tls=ref_yespower_b2b_tls
-yespower-ref-renamed.o: yespower-ref.c yespower.h yespower-hashes.h sysendian.h
+	-Dyespower_b2b=ref_yespower_b2b -Dyespower_b2b_tls=ref_yespower_b2b_tls \
+	-Dyespower_batch=ref_yespower_batch \
+	-Dyespower_batch_tls=ref_yespower_batch_tls \
+	-Dyespower_b2b_batch=ref_yespower_b2b_batch \
+	-Dyespower_b2b_batch_tls=ref_yespower_b2b_batch_tls \
+	-Dyespower_impl_at=ref_yespower_impl_at
+$(B)/yespower-ref-renamed.o: yespower-ref.c $(B)/CONFIG
 	$(CC) $(ALL_CFLAGS) $(REF_RENAME) -c $< -o $@
 
-tests-diff: tests-diff.o yespower-ref-renamed.o libyespower.a
-	$(CC) $(LDFLAGS) -o $@ tests-diff.o yespower-ref-renamed.o \
-		libyespower.a $(LDLIBS)
+-include $(wildcard $(B)/*.d $(B)/*/*.d)
+$(B)/%.d: ;
+
+# ---- programs ----
+
+tests: $(B)/tests.o $(UTIL_OBJ) libyespower.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+benchmark: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) libyespower.a
+	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ $(LDLIBS)
+
+# The tool, linked statically: it runs wherever it is copied.
+LIBYESPOWER_VERSION = $(SOVERSION).0.0
+FLAGS_yespower-cli = -DYESPOWER_CLI_VERSION='"$(LIBYESPOWER_VERSION)"'
+$(B)/yespower: $(B)/tools/yespower-cli.o $(UTIL_OBJ) libyespower.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Side-by-side speed comparison of two shared libraries (see README).
-abcompare: abcompare.c yespower.h
-	$(CC) $(WARN) $(CFLAGS) $(OMPFLAGS) -o $@ abcompare.c -ldl
+abcompare: $(B)/abcompare
+$(B)/abcompare: $(B)/tools/abcompare.o
+	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ -ldl
 
-# The reference builds, as in the original's `make ref`.
-ref: tests-ref benchmark-ref tests-chains-ref
+# The test programs, each from test/NAME.c with the static library.
+TEST_PROGS = tests-diff tests-threads tests-chains tests-stress \
+	tests-misuse tests-exhaust
+$(TEST_PROGS:%=$(B)/test/%): $(B)/test/%: $(B)/test/%.o $(UTIL_OBJ) \
+    libyespower.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-tests-ref: tests.o $(REF_OBJS)
-	$(CC) $(LDFLAGS) -o $@ tests.o $(REF_OBJS) $(LDLIBS)
+# The differential test links the reference too, under other names.
+$(B)/test/tests-diff: $(B)/yespower-ref-renamed.o
 
-tests-chains-ref: tests-chains.o $(REF_OBJS)
-	$(CC) $(LDFLAGS) -o $@ tests-chains.o $(REF_OBJS) $(LDLIBS)
+# Built against nothing: it loads the shared library itself.
+$(B)/test/tests-unload: $(B)/test/tests-unload.o
+	$(CC) $(LDFLAGS) -o $@ $^ -ldl $(LDLIBS)
 
-benchmark-ref: benchmark.o $(REF_OBJS)
-	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ benchmark.o $(REF_OBJS) $(LDLIBS)
+# BLAKE2b against libsodium, which it loads at run time (no headers).
+$(B)/test/tests-blake2b: $(B)/test/tests-blake2b.o $(UTIL_OBJ) libyespower.a
+	$(CC) $(LDFLAGS) -o $@ $^ -ldl $(LDLIBS)
 
-# make check: every suite below, then PASSED or FAILED (and a non-zero exit).
-CHECKS = check-kat check-diff check-threads check-chains check-blake2b
+# ---- the reference, as in the original's `make ref` ----
+
+ref: $(B)/tests-ref $(B)/benchmark-ref $(B)/tests-chains-ref
+
+$(B)/tests-ref: $(B)/tests.o $(UTIL_OBJ) $(REF_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests-chains-ref: $(B)/test/tests-chains.o $(UTIL_OBJ) $(REF_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/benchmark-ref: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) $(REF_OBJS)
+	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- checks ----
+
+# Every suite of `make check`, in the order they run.  Each ends with a line
+# "NAME: N passed, N failed" (and ", N skipped (why)" where some could not
+# run here).  The fragments in mk/ define most of them.
+CHECKS = check-kat check-isa check-diff check-threads check-chains \
+	check-blake2b check-benchmark check-cli check-install check-python \
+	check-misuse check-exhaust check-stress check-fuzz-replay
 
 check:
 	@if $(MAKE) -s -k $(CHECKS); then echo PASSED; \
 	else echo FAILED; exit 1; fi
 
+# $(RUN_KAT) NAME PROGRAM OUT-PREFIX OPTION-PREFIX IMPLS...: see
+# test/run-kat.sh.
+RUN_KAT = sh test/run-kat.sh
+
 # Known answers: the output must match TESTS-OK line for line, through
 # every mixing core this CPU can run (the others are named as skipped),
-# and through the automatic choice.
+# and through the automatic choice (TESTS-OUT, as the original's).
 check-kat: tests
 	@echo 'Running tests'
-	@fail=0; for impl in $(CORES) auto; do \
-		./tests --impl $$impl vectors/primitives.txt > TESTS-OUT; \
-		rc=$$?; \
-		if [ $$rc = 77 ]; then \
-			echo "core $$impl: skipped, this CPU cannot run it"; \
-		elif [ $$rc = 0 ] && diff -U0 TESTS-OK TESTS-OUT; then \
-			echo "core $$impl: known answers ok"; \
-		else echo "core $$impl: FAILED"; fail=1; fi; \
-	done; exit $$fail
+	@$(RUN_KAT) kat ./tests $(B)/test/TESTS-OUT- core= $(CORES) auto; \
+	rc=$$?; cp $(B)/test/TESTS-OUT-auto TESTS-OUT; exit $$rc
 
 # The optimized implementation against the reference on random cases.
-check-diff: tests-diff
-	@./tests-diff
+check-diff: $(B)/test/tests-diff
+	@$(B)/test/tests-diff
 
-check-threads: tests-threads tests-unload $(SONAME)
-	@./tests-threads && ./tests-unload ./$(SONAME)
+check-threads: $(B)/test/tests-threads $(B)/test/tests-unload $(SONAME)
+	@$(B)/test/tests-threads && $(B)/test/tests-unload ./$(SONAME)
 
 # Real headers from real chains: published PoW hashes and targets.
-check-chains: tests-chains
-	@./tests-chains > TESTS-CHAINS-OUT; rc=$$?; \
-	grep -v 'hash matches, meets\|target, meets' TESTS-CHAINS-OUT; exit $$rc
+check-chains: $(B)/test/tests-chains
+	@$(B)/test/tests-chains > $(B)/test/TESTS-CHAINS-OUT; rc=$$?; \
+	grep -v ': ok$$' $(B)/test/TESTS-CHAINS-OUT; exit $$rc
 
-check-blake2b: tests-blake2b
-	@./tests-blake2b vectors/primitives.txt > TESTS-BLAKE2B-OUT; rc=$$?; \
-	tail -1 TESTS-BLAKE2B-OUT; exit $$rc
+check-blake2b: $(B)/test/tests-blake2b
+	@$(B)/test/tests-blake2b test/vectors/primitives.txt \
+		> $(B)/test/TESTS-BLAKE2B-OUT; rc=$$?; \
+	grep -v "^BLAKE2B " $(B)/test/TESTS-BLAKE2B-OUT; exit $$rc
 
-check-ref: tests-ref tests-chains-ref
+check-ref: ref
 	@echo 'Running tests (reference implementation)'
-	@./tests-ref vectors/primitives.txt > TESTS-OUT-REF; \
-	if diff -U0 TESTS-OK TESTS-OUT-REF && \
-	    ./tests-chains-ref > TESTS-CHAINS-OUT-REF; then \
-		tail -1 TESTS-CHAINS-OUT-REF; echo PASSED; \
+	@$(B)/tests-ref test/vectors/primitives.txt > $(B)/TESTS-OUT-REF; \
+	if diff -U0 TESTS-OK $(B)/TESTS-OUT-REF && \
+	    $(B)/tests-chains-ref > $(B)/TESTS-CHAINS-OUT-REF; then \
+		echo 'kat-ref: 1 passed, 0 failed'; \
+		tail -1 $(B)/TESTS-CHAINS-OUT-REF; echo PASSED; \
 	else echo FAILED; exit 1; fi
 
+help:
+	@sed -n 's/^#h //p' Makefile $(sort $(wildcard mk/*.mk))
+
+#h Building:
+#h   make                 the libraries, tests, benchmark and build/yespower
+#h   make native          one mixing core built with -march=native
+#h   make ref             the reference builds (build/tests-ref ...)
+#h   make abcompare       build/abcompare, an A/B speed comparison
+#h   make install         see README (PREFIX, DESTDIR); make uninstall
+#h   make clean
+#h Testing (make check runs the first group; each ends with a count line):
+#h   check-kat            known answers through every mixing core
+#h   check-isa            every SHA-256 function, every core+SHA-256 pair
+#h   check-diff           optimized against the reference, random cases
+#h   check-threads        many threads; memory freed at thread exit; dlclose
+#h   check-chains         real headers of 14 chains
+#h   check-blake2b        BLAKE2b against libsodium (loaded at run time)
+#h   check-benchmark      the benchmark's options, output and JSON
+#h   check-cli            the yespower tool
+#h   check-install        make install into a temporary prefix
+#h   check-python         the Python module from the tree
+#h   check-misuse, check-exhaust, check-stress, check-fuzz-replay
+#h Slower suites (.ci/run runs them after make check):
+#h   check-ref            known answers through the reference
+
 clean:
-	rm -f *.o $(LIBS) $(SONAME) $(PROGS) tests-ref benchmark-ref abcompare \
-		tests-chains-ref TESTS-CHAINS-OUT-REF \
-		TESTS-OUT TESTS-OUT-REF TESTS-CHAINS-OUT TESTS-BLAKE2B-OUT
+	rm -rf $(B) $(LIBS) tests benchmark TESTS-OUT
 
-yespower-api.o: yespower-impl.h yespower.h yespower-hashes.h
-yespower-hashes.o: yespower-hashes.h sha256.h blake2b.h
-yespower-presets.o: yespower.h
-yespower-dispatch.o: yespower-impl.h yespower.h cpu-features.h
-cpu-features.o: cpu-features.h
-yespower-platform.o: yespower-impl.h yespower.h
-yespower-ref.o: yespower.h yespower-hashes.h sysendian.h insecure_memzero.h
-sha256.o: sha256.h sysendian.h insecure_memzero.h
-blake2b.o: blake2b.h sysendian.h insecure_memzero.h
-insecure_memzero.o: insecure_memzero.h
-tests.o tests-diff.o tests-threads.o tests-unload.o tests-chains.o tests-blake2b.o: yespower.h sha256.h blake2b.h
-tests.o tests-diff.o tests-threads.o tests-blake2b.o: tests-util.h
+# Further targets, one file per concern (instruction sets, install,
+# reliability, cross builds).
+include $(sort $(wildcard mk/*.mk))
 
-# Further targets, one file per concern (install, fuzzing, cross builds...).
-# A fragment adds its suites to `make check` with `CHECKS += check-name`.
--include $(sort $(wildcard mk/*.mk))
-
-.PHONY: all ref check check-ref clean $(CHECKS)
+.PHONY: all ref check check-ref help clean abcompare $(CHECKS)

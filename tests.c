@@ -2,7 +2,7 @@
  * tests.c: known-answer tests.  The output is compared with TESTS-OK by
  * `make check`: the first lines are the original yespower's known answers,
  * line for line; then the primitives' answers recomputed from
- * vectors/primitives.txt (path in argv[1]); then the error-handling and API
+ * test/vectors/primitives.txt (path in argv[1]); then the error-handling and API
  * checks, each printing a line that only reads "ok" when it passed.
  */
 #include <errno.h>
@@ -16,7 +16,8 @@
 #include "blake2b.h"
 #include "sha256.h"
 #include "yespower.h"
-#include "tests-util.h"
+#include "test/tests-util.h"
+#include "tools/util.h"
 
 static const char *pers_bsty_magic = "BSTY";
 
@@ -96,29 +97,15 @@ static void print_yespower_loop(yespower_version_t version, const char *pers)
 /* Decode a hex field ("-" is empty) into a new buffer; NULL on bad hex. */
 static uint8_t *hex_decode(const char *hex, size_t *len)
 {
-	size_t n = strcmp(hex, "-") ? strlen(hex) : 0, i;
-	uint8_t *buf = malloc(n / 2 + 1);
+	char msg[96];
 
-	if (!buf || n % 2)
-		goto bad;
-	for (i = 0; i < n / 2; i++) {
-		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			goto bad;
-		buf[i] = (uint8_t)(hi << 4 | lo);
-	}
-	*len = n / 2;
-	return buf;
-bad:
-	free(buf);
-	return NULL;
+	return util_hex_decode_alloc(strcmp(hex, "-") ? hex : "", len, msg,
+	    sizeof(msg));
 }
 
 static void print_hex(const uint8_t *p, size_t n)
 {
-	while (n--)
-		printf("%02x", *p++);
+	util_hex_print(stdout, p, n);
 	putchar('\n');
 }
 
@@ -430,7 +417,7 @@ int main(int argc, char **argv)
 	print_yespower_loop(YESPOWER_0_5, "Client Key");
 	print_yespower_loop(YESPOWER_1_0, NULL);
 
-	run_vectors(argc > 1 ? argv[1] : "vectors/primitives.txt");
+	run_vectors(argc > 1 ? argv[1] : "test/vectors/primitives.txt");
 
 	check_invalid_params();
 	check_local_reuse();

@@ -44,71 +44,95 @@
 #define X86 0
 #endif
 
-/* Mixing cores, best first; the portable core comes last, always. */
-static const struct {
-	const yespower_core_t *core;
+/*
+ * Every implementation of this build in one table: the mixing cores best
+ * first, the portable core last among them, then the SHA-256 compression
+ * functions likewise.  need is the POW_CPU_* bits it runs with.
+ */
+enum { KIND_CORE, KIND_SHA };
+
+static const struct impl {
+	int kind;
+	const char *name;		/* as yespower_impl_at() gives it */
 	unsigned need;
-} cores[] = {
+	const yespower_core_t *core;	/* KIND_CORE */
+	yespower_sha256_blocks_fn *blocks;	/* KIND_SHA */
+} impls[] = {
 #if defined(YESPOWER_NATIVE)
 	/* Built for the build machine (-march=native): trusted blindly. */
-	{ &yespower_core_native, 0 },
+	{ KIND_CORE, "native", 0, &yespower_core_native, NULL },
 #elif X86
 #ifndef YESPOWER_NO_AVX512
-	{ &yespower_core_avx512vl,
-	    POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX512VL },
+	{ KIND_CORE, "avx512vl", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX512VL,
+	    &yespower_core_avx512vl, NULL },
 #endif
 #ifndef YESPOWER_NO_XOP
-	{ &yespower_core_xop, POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_XOP },
+	{ KIND_CORE, "xop", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_XOP,
+	    &yespower_core_xop, NULL },
 #endif
 #ifndef YESPOWER_NO_AVX
-	{ &yespower_core_avx, POW_CPU_SSE2 | POW_CPU_AVX },
+	{ KIND_CORE, "avx", POW_CPU_SSE2 | POW_CPU_AVX, &yespower_core_avx,
+	    NULL },
 #endif
 #ifndef YESPOWER_NO_SSE2
-	{ &yespower_core_sse2, POW_CPU_SSE2 },
+	{ KIND_CORE, "sse2", POW_CPU_SSE2, &yespower_core_sse2, NULL },
 #endif
 #elif defined(YESPOWER_HAVE_NEON_CORE)
-	{ &yespower_core_neon, POW_CPU_NEON },
+	{ KIND_CORE, "neon", POW_CPU_NEON, &yespower_core_neon, NULL },
 #endif
-	{ &yespower_core_portable, 0 },
-};
-
-/* SHA-256 compression functions, best first; portable last, always. */
-static const struct {
-	const char *name;
-	yespower_sha256_blocks_fn *blocks;
-	unsigned need;
-} shas[] = {
+	{ KIND_CORE, "portable", 0, &yespower_core_portable, NULL },
 #if X86 && !defined(YESPOWER_NO_SHANI)
-	{ "shani", yespower_sha256_blocks_shani, POW_CPU_SHANI },
+	{ KIND_SHA, "sha256=shani", POW_CPU_SHANI, NULL,
+	    yespower_sha256_blocks_shani },
 #endif
-	{ "portable", yespower_sha256_blocks_portable, 0 },
+	{ KIND_SHA, "sha256=portable", 0, NULL,
+	    yespower_sha256_blocks_portable },
 };
 
-#define NCORES (sizeof(cores) / sizeof(cores[0]))
-#define NSHAS (sizeof(shas) / sizeof(shas[0]))
-#define PORTABLE_CORE (NCORES - 1)
-#define PORTABLE_SHA (NSHAS - 1)
+#define NIMPLS (sizeof(impls) / sizeof(impls[0]))
 #define AUTO ((size_t)-1)
 
 /* What the first use finds out, before anything else is read. */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static unsigned features;
-static char names[NCORES][NSHAS][32];	/* "avx512vl+shani" */
 
-/* The core in use; the SHA-256 function in use is sha256.c's. */
-static const yespower_core_t *selected;
+/* The core and SHA-256 function in use, as indexes into impls[]. */
+static size_t in_use[2] = { AUTO, AUTO };
+
+/*
+ * What the caller (or YESPOWER_IMPL) last asked for, and whether a
+ * self-test of it could not run for want of memory: then the portable
+ * implementation stands in, and the next hash tries again.
+ */
+static size_t wanted[2] = { AUTO, AUTO };
+static int retry;
+static pthread_mutex_t retry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Self-test results: 0 not run yet, 1 passed, -1 failed. */
-static int core_status[NCORES], sha_status[NSHAS];
+static int status[NIMPLS];
 
-static int core_runs_here(size_t i)
+static int runs_here(size_t i)
 {
-	return (features & cores[i].need) == cores[i].need;
+	return (features & impls[i].need) == impls[i].need;
 }
 
-static int sha_runs_here(size_t i)
+/* The name without its "sha256=" prefix: "shani". */
+static const char *short_name(size_t i)
 {
-	return (features & shas[i].need) == shas[i].need;
+	const char *eq = strchr(impls[i].name, '=');
+
+	return eq ? eq + 1 : impls[i].name;
+}
+
+/* The last entry of a kind: its portable one. */
+static size_t portable_of(int kind)
+{
+	size_t i;
+
+	for (i = NIMPLS; i-- > 0;)
+		if (impls[i].kind == kind)
+			break;
+	return i;
 }
 
 /* ---- self-tests ---- */
@@ -174,16 +198,6 @@ static int sha_known_answers(yespower_sha256_blocks_fn *blocks)
 	blocks(state, block, 2);
 	ok &= !memcmp(state, two, sizeof(state));
 	return ok;
-}
-
-static int sha_self_test(size_t i)
-{
-	int status = __atomic_load_n(&sha_status[i], __ATOMIC_RELAXED);
-
-	if (status)
-		return status > 0;
-	return record(&sha_status[i], sha_known_answers(shas[i].blocks),
-	    "SHA-256 compression function", shas[i].name, i == PORTABLE_SHA);
 }
 
 /*
@@ -256,64 +270,70 @@ static int core_known_answers(const yespower_core_t *core)
 	return ok;
 }
 
-static int core_self_test(size_t i)
+/*
+ * self_test(i): 1 if implementation i gave the known answers (now or
+ * before), 0 if it did not, -1 if there was no memory to run the test
+ * (not recorded: a later choice tries again).
+ */
+static int self_test(size_t i)
 {
-	int status = __atomic_load_n(&core_status[i], __ATOMIC_RELAXED);
+	const struct impl *im = &impls[i];
+	int st = __atomic_load_n(&status[i], __ATOMIC_RELAXED);
 
-	if (status)
-		return status > 0;
-	status = core_known_answers(cores[i].core);
-	if (status < 0) {
-		/* Not recorded: the next choice tries again. */
+	if (st)
+		return st > 0;
+	if (im->kind == KIND_SHA)
+		return record(&status[i], sha_known_answers(im->blocks),
+		    "SHA-256 compression function", short_name(i),
+		    i == portable_of(KIND_SHA));
+	st = core_known_answers(im->core);
+	if (st < 0) {
 		fprintf(stderr, "libyespower: no memory for the self-test of "
-		    "the %s core; not using it for now\n",
-		    cores[i].core->name);
-		return 0;
+		    "the %s core; not using it for now\n", im->name);
+		return -1;
 	}
-	return record(&core_status[i], status, "mixing core",
-	    cores[i].core->name, i == PORTABLE_CORE);
+	return record(&status[i], st, "mixing core", im->name,
+	    i == portable_of(KIND_CORE));
 }
 
 /* ---- choosing ---- */
 
-static size_t best_core(void)
+/* The best implementation of a kind that this CPU runs. */
+static size_t best(int kind)
 {
 	size_t i;
 
-	for (i = 0; i < NCORES; i++)
-		if (core_runs_here(i))
-			break;
-	return i < NCORES ? i : PORTABLE_CORE;
-}
-
-static size_t best_sha(void)
-{
-	size_t i;
-
-	for (i = 0; i < NSHAS; i++)
-		if (sha_runs_here(i))
-			break;
-	return i < NSHAS ? i : PORTABLE_SHA;
+	for (i = 0; i < NIMPLS; i++)
+		if (impls[i].kind == kind && runs_here(i))
+			return i;
+	return portable_of(kind);
 }
 
 /*
- * Install core i and SHA-256 function j (AUTO: the best), each after its
- * self-test, or the portable one if that fails.  SHA-256 first: the
- * core's self-test hashes its output.
+ * Install core choice[0] and SHA-256 function choice[1] (AUTO: the best),
+ * each after its self-test, or the portable one if that fails, or (for
+ * now: retry is set) if it found no memory.  SHA-256 first: the core's
+ * self-test hashes its output.  Called at first use, then with retry_lock
+ * held.
  */
-static void install(size_t i, size_t j)
+static void install(const size_t choice[2])
 {
-	if (j == AUTO)
-		j = best_sha();
-	if (!sha_self_test(j))
-		j = PORTABLE_SHA;
-	yespower_sha256_use(shas[j].blocks);
+	int kind, again = 0;
 
-	if (i == AUTO)
-		i = best_core();
-	if (!core_self_test(i))
-		i = PORTABLE_CORE;
-	__atomic_store_n(&selected, cores[i].core, __ATOMIC_RELEASE);
+	wanted[0] = choice[0];
+	wanted[1] = choice[1];
+	for (kind = KIND_SHA; kind >= KIND_CORE; kind--) {
+		size_t i = choice[kind] == AUTO ? best(kind) : choice[kind];
+		int st = self_test(i);
+
+		again |= st < 0;
+		if (st != 1)
+			i = portable_of(kind);
+		if (kind == KIND_SHA)
+			yespower_sha256_use(impls[i].blocks);
+		__atomic_store_n(&in_use[kind], i, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&retry, again, __ATOMIC_RELEASE);
 }
 
 /* ---- parsing a spec ---- */
@@ -325,22 +345,22 @@ static int name_is(const char *s, size_t n, const char *name)
 
 /*
  * find_in(s, n, kind, &index): look up the n-character name s among the
- * cores (kind 0) or the SHA-256 functions (kind 1).  0 and the index
- * (AUTO for "auto"), or an errno value: EINVAL (no such name in this
- * build), ENOTSUP (this CPU cannot run it).
+ * implementations of a kind.  0 and the index (AUTO for "auto"), or an
+ * errno value: EINVAL (no such name in this build), ENOTSUP (this CPU
+ * cannot run it).
  */
 static int find_in(const char *s, size_t n, int kind, size_t *index)
 {
-	size_t i, count = kind ? NSHAS : NCORES;
+	size_t i;
 
 	if (name_is(s, n, "auto")) {
 		*index = AUTO;
 		return 0;
 	}
-	for (i = 0; i < count; i++) {
-		if (!name_is(s, n, kind ? shas[i].name : cores[i].core->name))
+	for (i = 0; i < NIMPLS; i++) {
+		if (impls[i].kind != kind || !name_is(s, n, short_name(i)))
 			continue;
-		if (!(kind ? sha_runs_here(i) : core_runs_here(i)))
+		if (!runs_here(i))
 			return ENOTSUP;
 		*index = i;
 		return 0;
@@ -419,6 +439,16 @@ static int parse(const char *spec, size_t choice[2], char *bad,
 
 /* ---- first use ---- */
 
+/* "core+sha" for every pair, filled on first use: yespower_impl_name(). */
+static char names[NIMPLS][NIMPLS][32];
+
+/* The name of what is installed now. */
+static const char *current_name(void)
+{
+	return names[__atomic_load_n(&in_use[KIND_CORE], __ATOMIC_ACQUIRE)]
+	    [__atomic_load_n(&in_use[KIND_SHA], __ATOMIC_ACQUIRE)];
+}
+
 static void first_use(void)
 {
 	const char *env = getenv("YESPOWER_IMPL");
@@ -427,14 +457,16 @@ static void first_use(void)
 	int err = 0;
 
 	features = pow_cpu_features();
-	for (i = 0; i < NCORES; i++)
-		for (j = 0; j < NSHAS; j++)
-			snprintf(names[i][j], sizeof(names[i][j]), "%s+%s",
-			    cores[i].core->name, shas[j].name);
+	for (i = 0; i < NIMPLS; i++)
+		for (j = 0; j < NIMPLS; j++)
+			if (impls[i].kind == KIND_CORE &&
+			    impls[j].kind == KIND_SHA)
+				snprintf(names[i][j], sizeof(names[i][j]),
+				    "%s+%s", impls[i].name, short_name(j));
 
 	if (env && *env)
 		err = parse(env, choice, bad, sizeof(bad));
-	install(choice[0], choice[1]);
+	install(choice);
 	/*
 	 * A name we cannot honour is reported and that part is chosen
 	 * automatically: a typo must not stop a miner or a node, but it must
@@ -444,7 +476,7 @@ static void first_use(void)
 		fprintf(stderr, "libyespower: YESPOWER_IMPL=%s: %s: %s; "
 		    "using %s\n", env, bad, err == ENOTSUP ?
 		    "this CPU cannot run it" : "no such implementation",
-		    yespower_impl_name());
+		    current_name());
 }
 
 static void ensure_chosen(void)
@@ -452,54 +484,60 @@ static void ensure_chosen(void)
 	pthread_once(&once, first_use);
 }
 
+/* After a self-test found no memory: try the choice again, once at a time. */
+static void retry_install(void)
+{
+	pthread_mutex_lock(&retry_lock);
+	if (__atomic_load_n(&retry, __ATOMIC_ACQUIRE))
+		install(wanted);
+	pthread_mutex_unlock(&retry_lock);
+}
+
 const yespower_core_t *yespower_select_core(void)
 {
-	const yespower_core_t *core = __atomic_load_n(&selected,
-	    __ATOMIC_ACQUIRE);
-
-	if (!core) {
-		ensure_chosen();
-		core = __atomic_load_n(&selected, __ATOMIC_ACQUIRE);
-	}
-	return core;
+	ensure_chosen();
+	if (__atomic_load_n(&retry, __ATOMIC_RELAXED))
+		retry_install();
+	return impls[__atomic_load_n(&in_use[KIND_CORE],
+	    __ATOMIC_ACQUIRE)].core;
 }
 
 /*
- * The spec is checked whole before anything changes; a named part that
- * fails its self-test gives EIO.
+ * The spec is checked whole before anything changes: a named part that
+ * fails its self-test gives EIO, one whose self-test finds no memory
+ * ENOMEM.
  */
 int yespower_set_impl(const char *name)
 {
 	size_t choice[2] = { AUTO, AUTO };
-	int err;
+	int kind, err = 0;
 
 	ensure_chosen();
-	if (name) {
+	if (name)
 		err = parse(name, choice, NULL, 0);
-		if (!err && choice[1] != AUTO && !sha_self_test(choice[1]))
-			err = EIO;
-		if (!err && choice[0] != AUTO && !core_self_test(choice[0]))
-			err = EIO;
-		if (err) {
-			errno = err;
-			return -1;
-		}
+	for (kind = KIND_SHA; kind >= KIND_CORE && !err; kind--) {
+		int st = choice[kind] == AUTO ? 1 : self_test(choice[kind]);
+
+		if (st != 1)
+			err = st < 0 ? ENOMEM : EIO;
 	}
-	install(choice[0], choice[1]);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	pthread_mutex_lock(&retry_lock);
+	install(choice);
+	pthread_mutex_unlock(&retry_lock);
 	return 0;
 }
 
 const char *yespower_impl_name(void)
 {
-	const yespower_core_t *core = yespower_select_core();
-	yespower_sha256_blocks_fn *blocks = yespower_sha256_in_use();
-	size_t i, j;
+	yespower_select_core();
+	return current_name();
+}
 
-	for (i = 0; i < NCORES && cores[i].core != core; i++)
-		;
-	for (j = 0; j < NSHAS && shas[j].blocks != blocks; j++)
-		;
-	if (i == NCORES || j == NSHAS)	/* cannot happen */
-		return core->name;
-	return names[i][j];
+const char *yespower_impl_at(size_t i)
+{
+	return i < NIMPLS ? impls[i].name : NULL;
 }

@@ -5,7 +5,7 @@
  * source where there is one (the function that computes the PoW hash), or
  * the miners that define the algorithm name.  vectors/chains.txt holds real
  * headers of these chains, checked by tests-chains against each preset, and
- * notes/chains-research.md the research behind both.  A personalization is
+ * doc/chains-research.md the research behind both.  A personalization is
  * used at its exact length, with no trailing NUL.
  */
 #include <ctype.h>

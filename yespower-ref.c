@@ -480,6 +480,67 @@ int yespower_tls(const uint8_t *src, size_t srclen,
 	return yespower(NULL, src, srclen, params, dst);
 }
 
+/*
+ * The batch functions, one input at a time: the same answers and errors
+ * as the optimized library's, without its interleaving.
+ */
+typedef int hash_one_fn(yespower_local_t *local, const uint8_t *src,
+    size_t srclen, const yespower_params_t *params, yespower_binary_t *dst);
+
+static int batch_loop(hash_one_fn *one, yespower_local_t *local,
+    const uint8_t *const src[], const size_t srclen[], size_t count,
+    const yespower_params_t *params, yespower_binary_t dst[])
+{
+	size_t i;
+
+	if (!count)
+		return 0;
+	if (!dst) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!src || !srclen) {
+		errno = EINVAL;
+		goto fail;
+	}
+	for (i = 0; i < count; i++)
+		if (one(local, src[i], srclen[i], params, &dst[i]))
+			goto fail;
+	return 0;
+
+fail:
+	for (i = 0; i < count; i++)
+		memset(&dst[i], 0xff, sizeof(dst[i]));
+	return -1;
+}
+
+int yespower_batch(yespower_local_t *local, const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[])
+{
+	return batch_loop(yespower, local, src, srclen, count, params, dst);
+}
+
+int yespower_batch_tls(const uint8_t *const src[], const size_t srclen[],
+    size_t count, const yespower_params_t *params, yespower_binary_t dst[])
+{
+	return batch_loop(yespower, NULL, src, srclen, count, params, dst);
+}
+
+int yespower_b2b_batch(yespower_local_t *local, const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[])
+{
+	return batch_loop(yespower_b2b, local, src, srclen, count, params, dst);
+}
+
+int yespower_b2b_batch_tls(const uint8_t *const src[],
+    const size_t srclen[], size_t count, const yespower_params_t *params,
+    yespower_binary_t dst[])
+{
+	return batch_loop(yespower_b2b, NULL, src, srclen, count, params, dst);
+}
+
 int yespower_init_local(yespower_local_t *local)
 {
 	if (!local) {
@@ -506,8 +567,15 @@ const char *yespower_impl_name(void)
 	return "reference";
 }
 
+const char *yespower_impl_at(size_t i)
+{
+	return i == 0 ? "reference" : NULL;
+}
+
 int yespower_set_impl(const char *name)
 {
+	if (name && !strncmp(name, "core=", 5))
+		name += 5;
 	if (name && strcmp(name, "auto") && strcmp(name, "reference")) {
 		errno = EINVAL;
 		return -1;

@@ -216,7 +216,9 @@ int yespower_preset_hash(const yespower_preset_t *preset,
  * `make native` build) and the SHA-256 compression function ("portable" or
  * "shani"), e.g. "avx512vl+shani".  By default the best of each this CPU
  * runs, chosen on first use, each checked first on known answers (one that
- * fails is reported on stderr and the portable one used).  The environment
+ * fails is reported on stderr and the portable one used; one whose test
+ * finds no memory is stood in for by the portable one until a later hash
+ * finds the memory to test it).  The environment
  * variable YESPOWER_IMPL, read at that moment, can name others, with the
  * syntax of yespower_set_impl() (an unusable name is reported on stderr
  * and that part chosen automatically).
@@ -235,12 +237,26 @@ const char *yespower_impl_name(void);
  * benchmarks: every implementation gives the same hashes.
  *
  * Return 0 on success; or -1 with errno EINVAL (an unknown name, a part
- * named twice, an empty spec), ENOTSUP (this CPU cannot run it) or EIO (it
- * failed its known-answer self-test), the choice unchanged.
+ * named twice, an empty spec), ENOTSUP (this CPU cannot run it), EIO (it
+ * failed its known-answer self-test) or ENOMEM (no memory to run that
+ * test), the choice unchanged.
  *
  * MT-safe: a hash already running finishes with what it started with.
  */
 int yespower_set_impl(const char *spec);
+
+/**
+ * yespower_impl_at(i):
+ * The name of implementation i of this build (i from 0), for listing them:
+ * first the mixing cores, best first and "portable" last, then the SHA-256
+ * compression functions as "sha256=NAME", likewise; NULL past the end.
+ * Each name is one yespower_set_impl() takes; it fails with ENOTSUP for
+ * one this CPU cannot run.  The reference implementation lists
+ * "reference" alone.
+ *
+ * MT-safe.
+ */
+const char *yespower_impl_at(size_t i);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,12 @@
-# mk/install.mk: the `yespower` command-line tool; make install and
-# uninstall (with a generated yespower.pc); the checks of the tool, of the
+# mk/install.mk: make install and uninstall (with a generated
+# yespower.pc); the checks of the `yespower` tool (build/yespower), of the
 # installed copy and of the Python module (python/).
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=]   headers, libraries, the
 #                       tool and yespower.pc (BINDIR, LIBDIR, INCLUDEDIR
 #                       and PKGCONFIGDIR may be set one by one)
 #   make uninstall      removes exactly those files
-#   make check-cli      the tool against vectors/chains.txt and TESTS-OK
+#   make check-cli      the tool against test/vectors/chains.txt and TESTS-OK
 #   make check-install  install into a temporary prefix; a program built
 #                       with pkg-config runs; only yespower.h's functions
 #                       are exported
@@ -23,27 +23,14 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
 PYTHON ?= python3
 
-# The version of the library, the tool and yespower.pc.
-LIBYESPOWER_VERSION = $(SOVERSION).0.0
-
-all: yespower
-
-yespower-cli.o: yespower-cli.c yespower.h
-	$(CC) $(ALL_CFLAGS) -DYESPOWER_CLI_VERSION='"$(LIBYESPOWER_VERSION)"' \
-		-c yespower-cli.c -o $@
-
-# Linked statically: the tool runs wherever it is copied.
-yespower: yespower-cli.o libyespower.a
-	$(CC) $(LDFLAGS) -o $@ yespower-cli.o libyespower.a $(LDLIBS)
-
-install: $(LIBS) yespower yespower.pc.in
+install: $(LIBS) $(B)/yespower yespower.pc.in
 	$(INSTALL) -d "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(LIBDIR)" \
 		"$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PKGCONFIGDIR)"
 	$(INSTALL) -m 644 yespower.h "$(DESTDIR)$(INCLUDEDIR)/yespower.h"
 	$(INSTALL) -m 644 libyespower.a "$(DESTDIR)$(LIBDIR)/libyespower.a"
 	$(INSTALL) -m 755 $(SONAME) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
 	ln -sf $(SONAME) "$(DESTDIR)$(LIBDIR)/libyespower.so"
-	$(INSTALL) -m 755 yespower "$(DESTDIR)$(BINDIR)/yespower"
+	$(INSTALL) -m 755 $(B)/yespower "$(DESTDIR)$(BINDIR)/yespower"
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 		-e 's|@VERSION@|$(LIBYESPOWER_VERSION)|g' yespower.pc.in \
@@ -58,23 +45,20 @@ uninstall:
 		"$(DESTDIR)$(BINDIR)/yespower" \
 		"$(DESTDIR)$(PKGCONFIGDIR)/yespower.pc"
 
-CHECKS += check-cli check-install check-python
+check-cli: $(B)/yespower
+	@sh test/tests-cli.sh cli
 
-check-cli: yespower
-	@sh tests-cli.sh cli
-
-check-install: $(LIBS) yespower
-	@MAKE="$(MAKE)" CC="$(CC)" sh tests-cli.sh install
+check-install: $(LIBS) $(B)/yespower
+	@MAKE="$(MAKE)" CC="$(CC)" sh test/tests-cli.sh install
 
 check-python: $(SONAME)
-	@PYTHON="$(PYTHON)" sh tests-cli.sh python
+	@PYTHON="$(PYTHON)" sh test/tests-cli.sh python
 
 check-python-pip: $(SONAME)
-	@PYTHON="$(PYTHON)" sh tests-cli.sh python-pip
+	@PYTHON="$(PYTHON)" sh test/tests-cli.sh python-pip
 
-clean: clean-cli
-clean-cli:
-	rm -f yespower
+clean: clean-python
+clean-python:
 	rm -rf python/__pycache__ python/*/__pycache__
 
-.PHONY: install uninstall clean-cli check-python-pip
+.PHONY: install uninstall clean-python check-python-pip

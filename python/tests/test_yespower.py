@@ -1,6 +1,6 @@
 """Tests of the yespower Python module against the repository's known answers:
 the first lines of TESTS-OK (the original yespower's table) and the real
-headers of vectors/chains.txt (published PoW hashes and nBits targets).
+headers of test/vectors/chains.txt (published PoW hashes and nBits targets).
 
 Run from the tree (make check-python):
     YESPOWER_LIBRARY=libyespower.so.1 PYTHONPATH=python:python/modules \
@@ -39,9 +39,9 @@ def read_tests_ok():
 
 
 def read_chains():
-    """The headers of vectors/chains.txt, one dict per line."""
+    """The headers of test/vectors/chains.txt, one dict per line."""
     rows = []
-    with open(os.path.join(ROOT, "vectors", "chains.txt"),
+    with open(os.path.join(ROOT, "test", "vectors", "chains.txt"),
               encoding="ascii") as f:
         for line in f:
             if not line.startswith("PRESET "):

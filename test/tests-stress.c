@@ -262,13 +262,13 @@ static unsigned long switches;
 
 static void find_runnable_cores(void)
 {
-	static const char *const names[] = { "portable", "sse2", "avx",
-	    "xop", "avx512vl" };
-	unsigned i;
+	const char *name;
+	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (yespower_set_impl(names[i]) == 0)
-			runnable[nrunnable++] = names[i];
+	for (i = 0; (name = yespower_impl_at(i)) && !strchr(name, '=') &&
+	    nrunnable < sizeof(runnable) / sizeof(runnable[0]); i++)
+		if (yespower_set_impl(name) == 0)
+			runnable[nrunnable++] = name;
 	yespower_set_impl("auto");
 }
 

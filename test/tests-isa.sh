@@ -1,8 +1,9 @@
 #!/bin/sh
-# tests-isa.sh: the instruction-set tests of `make check-isa` (issue 4),
-# all through one shared library, libyespower.so, and tests-isa.
+# tests-isa.sh: the instruction-set tests of `make check-isa`, all
+# through one shared library, libyespower.so, and tests-isa.  The cores
+# and SHA-256 functions are the library's own list (tests-isa --list).
 #
-# Usage: tests-isa.sh [--qemu-only] TESTS-ISA "CORES" "SHA256-IMPLS"
+# Usage: tests-isa.sh [--qemu-only] TESTS-ISA
 #
 # Natively: every core with every SHA-256 compression function forced
 # gives the known answers (those this CPU cannot run are named); the
@@ -23,8 +24,10 @@ if [ "${1:-}" = --qemu-only ]; then
 	qemu_only=1
 	shift
 fi
-prog=$1 cores=$2 shas=$3
-fail=0
+prog=$1
+cores=$("$prog" --list | grep -v = | tr "\n" " ")
+shas=$("$prog" --list | sed -n 's/^sha256=//p')
+fail=0 passed=0 failed=0 skipped=0 skip_why=
 # shellcheck disable=SC3045 # dash, bash and busybox sh have ulimit -c
 ulimit -c 0 2>/dev/null	# the canaries must not leave core files
 unset YESPOWER_IMPL
@@ -32,6 +35,19 @@ unset YESPOWER_IMPL
 failed() {
 	echo "  FAILED: $*"
 	fail=1
+	failed=$((failed + 1))
+}
+
+# ok MESSAGE: a group of checks passed.
+ok() {
+	passed=$((passed + 1))
+	echo "$*"
+}
+
+# skip WHY: a group could not run here.
+skip() {
+	skipped=$((skipped + 1))
+	skip_why="$skip_why${skip_why:+; }$*"
 }
 
 # run_isa EXPECTED-STATUS ARGS...: tests-isa's output in $out.
@@ -63,32 +79,30 @@ env_case() {
 }
 
 native() {
-	ran=0 skipped=
+	ran=0 cannot=
 	for c in $cores; do
 		for s in $shas; do
-			"$prog" --impl "$c,sha256=$s" --expect "$c+$s" \
-			    > tests-isa.out 2>&1
+			out=$("$prog" --impl "$c,sha256=$s" --expect "$c+$s" \
+			    2>&1)
 			rc=$?
 			if [ $rc = 77 ]; then
-				skipped="$skipped $c+$s"
+				cannot="$cannot $c+$s"
 			elif [ $rc = 0 ]; then
 				ran=$((ran + 1))
 			else
-				sed 's/^/    /' tests-isa.out
+				echo "$out" | sed 's/^/    /'
 				failed "$prog --impl $c,sha256=$s"
 			fi
 		done
 	done
-	rm -f tests-isa.out
+	passed=$((passed + ran))
 	echo "libyespower.so: $ran core+sha256 pairs give the known answers"
-	[ -n "$skipped" ] && echo "skipped, this CPU cannot run them:$skipped"
+	[ -n "$cannot" ] && skip "this CPU cannot run$cannot"
 
-	run_isa 0 "$prog" --api && echo "yespower_set_impl(): specs and errors ok"
+	run_isa 0 "$prog" --api && ok "yespower_set_impl(): specs and errors ok"
 
 	# YESPOWER_IMPL: what it selects, and what it says about bad names.
-	"$prog" > tests-isa.out 2>&1
-	best=$(sed -n 's/^implementation //p' tests-isa.out)
-	rm -f tests-isa.out
+	best=$("$prog" 2>&1 | sed -n 's/^implementation //p')
 	best_core=${best%+*} best_sha=${best#*+}
 	before=$fail
 	case " $cores " in *" sse2 "*)
@@ -102,7 +116,7 @@ native() {
 		env_case xop,sha256=portable "$best_core+portable" \
 		    ": xop: " "; using $best_core+portable"
 	fi
-	[ $fail = $before ] && echo "YESPOWER_IMPL: choices and messages ok"
+	[ $fail = $before ] && ok "YESPOWER_IMPL: choices and messages ok"
 }
 
 qemu64() {
@@ -111,15 +125,15 @@ qemu64() {
 
 qemu() {
 	if [ "$(uname -m)" != x86_64 ]; then
-		echo "qemu64: skipped (not an x86-64 host)"
+		skip "qemu64: not an x86-64 host"
 		return
 	fi
 	case " $cores " in *" native "*)
-		echo "qemu64: skipped (a native build runs only on CPUs like this one)"
+		skip "qemu64: a native build runs only on CPUs like this one"
 		return ;;
 	esac
 	if ! command -v qemu-x86_64 > /dev/null 2>&1; then
-		echo "qemu64: skipped (no qemu-x86_64: apt-get install qemu-user)"
+		skip "qemu64: no qemu-x86_64 (apt-get install qemu-user)"
 		return
 	fi
 	for kind in avx avx512 sha; do
@@ -136,11 +150,14 @@ qemu() {
 	for spec in avx avx512vl sha256=shani; do
 		run_isa 77 qemu64 "$prog" --impl $spec
 	done
-	[ $fail = $before ] && echo "qemu64 (SSE2 only): sse2+portable chosen," \
+	[ $fail = $before ] && ok "qemu64 (SSE2 only): sse2+portable chosen," \
 	    "known answers ok, avx, avx512vl and sha256=shani refused; an AVX," \
 	    "AVX-512 or SHA instruction would have killed it"
 }
 
 [ $qemu_only = 1 ] || native
 qemu
+summary="isa: $passed passed, $failed failed"
+[ $skipped = 0 ] || summary="$summary, $skipped skipped ($skip_why)"
+echo "$summary"
 exit $fail

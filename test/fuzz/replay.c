@@ -1,12 +1,12 @@
 /*
- * fuzz/replay.c: run a fuzz target on the files of a corpus, without
+ * test/fuzz/replay.c: run a fuzz target on the files of a corpus, without
  * libFuzzer, so that the corpus is a plain regression test for any
  * compiler and under valgrind or the sanitizers.
  *
  * Usage: replay PATH...   (each PATH a file, or a directory whose regular
  * files, not those whose names start with a dot, are run in name order).
  * The target aborts on a failure; otherwise replay prints how many inputs
- * ran.  Exits 2 when a path cannot be read, and when no input ran at all.
+ * ran, as "fuzz-replay: N passed, 0 failed".  Exits 2 when a path cannot be read, and when no input ran at all.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -131,10 +131,11 @@ int main(int argc, char **argv)
 			total += ran;
 	}
 	if (bad || total == 0) {
-		printf("replay: %ld inputs ran, but not every path could be "
-		    "read or none held an input\n", total);
+		printf("fuzz-replay: %ld passed, 1 failed (not every path "
+		    "could be read, or none held an input)\n", total);
 		return 2;
 	}
-	printf("replay: %ld inputs, no difference\n", total);
+	printf("fuzz-replay: %ld passed, 0 failed (inputs, no difference)\n",
+	    total);
 	return 0;
 }

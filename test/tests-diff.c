@@ -120,7 +120,7 @@ static int check_batches(yespower_local_t *local)
 		printf("batch: an invalid input was not refused\n");
 		return 1;
 	}
-	printf("batch: %u hashes in batches of 0 to 7 == one at a time\n",
+	printf("batch: %u hashes in batches of 0 to 7 == one at a time: ok\n",
 	    cases);
 	return 0;
 }
@@ -131,12 +131,11 @@ int main(int argc, char **argv)
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) :
 	    0x79657370ULL;
 	static const uint32_t Ns[] = { 1024, 1024, 2048, 2048, 4096, 8192 };
-	static const char *const cores[] = {
-		"portable", "sse2", "avx", "xop", "avx512vl", "neon"
-	};
 	uint8_t src[256], pers[100];
 	yespower_local_t local;
-	unsigned i;
+	const char *core;
+	char cannot[128] = "";
+	unsigned i, passed = 1, failed = 0, skipped = 0;
 
 	rng_state = seed ? seed : 1;
 	yespower_init_local(&local);
@@ -166,33 +165,49 @@ int main(int argc, char **argv)
 		    (ref_yespower_tls(src, srclen, &p, &ref) ||
 		    yespower_tls(src, srclen, &p, &tls) ||
 		    yespower(&local, src, srclen, &p, &loc))) {
-			printf("differential: a call failed\n");
+			printf("differential: a call failed: FAILED\n");
 			print_case(i, b2b, &p, src, srclen);
+			printf("diff: 0 passed, 1 failed\n");
 			return 1;
 		}
 		if (memcmp(&ref, &tls, sizeof(ref)) ||
 		    memcmp(&ref, &loc, sizeof(ref))) {
-			printf("differential: MISMATCH (seed %llu)\n",
+			printf("differential: MISMATCH (seed %llu): FAILED\n",
 			    (unsigned long long)seed);
 			print_case(i, b2b, &p, src, srclen);
+			printf("diff: 0 passed, 1 failed\n");
 			return 1;
 		}
 	}
 
-	printf("differential: %u cases, optimized == reference\n", cases);
+	printf("differential: %u cases, optimized == reference: ok\n", cases);
 
 	/* The batch paths through every core this CPU runs. */
-	for (i = 0; i < sizeof(cores) / sizeof(cores[0]); i++) {
-		if (yespower_set_impl(cores[i])) {
-			printf("batch: core %s: skipped (%s)\n", cores[i],
-			    strerror(errno));
+	for (i = 0; (core = yespower_impl_at(i)) && !strchr(core, '='); i++) {
+		if (yespower_set_impl(core)) {
+			if (errno != ENOTSUP) {
+				printf("batch: core %s: %s: FAILED\n", core,
+				    strerror(errno));
+				failed++;
+			} else {
+				skipped++;
+				snprintf(cannot + strlen(cannot),
+				    sizeof(cannot) - strlen(cannot), " %s",
+				    core);
+			}
 			continue;
 		}
-		printf("core %s: ", cores[i]);
+		printf("core %s: ", core);
 		if (check_batches(&local))
-			return 1;
+			failed++;
+		else
+			passed++;
 	}
 	yespower_set_impl("auto");
 	yespower_free_local(&local);
-	return 0;
+	printf("diff: %u passed, %u failed", passed, failed);
+	if (skipped)
+		printf(", %u skipped (this CPU cannot run%s)", skipped, cannot);
+	putchar('\n');
+	return failed != 0;
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests-cli.sh: tests of the `yespower` tool, of `make install`, and of the
-# Python module, against the known answers of vectors/chains.txt and TESTS-OK.
+# Python module, against the known answers of test/vectors/chains.txt and
+# TESTS-OK.
 #
-#   sh tests-cli.sh cli          the tool (./yespower)
+#   sh tests-cli.sh cli          the tool (build/yespower)
 #   sh tests-cli.sh install      make install/uninstall into temporary
 #                                prefixes; pkg-config; exported symbols
 #   sh tests-cli.sh python       the Python module, from the tree
@@ -13,7 +14,7 @@
 # "SUITE: N passed, N failed"; the exit status is 1 if any failed.
 # Environment: MAKE, CC and PYTHON name the tools (make, cc, python3).
 set -u
-cd "$(dirname "$0")" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
@@ -22,7 +23,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/yespower-tests.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 2' HUP INT TERM
 
-# Sugarchain's genesis header and its published hash (vectors/chains.txt).
+# Sugarchain's genesis header and its published hash (test/vectors/chains.txt).
 GENESIS=0100000000000000000000000000000000000000000000000000000000000000
 GENESIS=${GENESIS}00000000b050e156acdac2cada87b39ce5f137f5b872901e6b9e1c1d41
 GENESIS=${GENESIS}b09c572ace77767073555dffff3f1ff7000000
@@ -30,6 +31,7 @@ GENESIS_HASH=eb04debd01f77f58e6debe8805b98fd6790179849bf7189c9ac6dcce5a203100
 
 passed=0
 failed=0
+skipped=0 why=
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
@@ -64,7 +66,7 @@ reverse_hex() {
 	    printf "%s", $i; print "" }'
 }
 
-# The explicit-parameter options for one line of vectors/chains.txt.
+# The explicit-parameter options for one line of test/vectors/chains.txt.
 params_of() {	# version N r pers
 	case $1 in
 	0.5) opts="-v 5" ;;
@@ -84,7 +86,7 @@ params_of() {	# version N r pers
 chains() {
 	awk '$1 == "PRESET" { for (i = 1; i < NF; i++) v[$i] = $(i + 1);
 	    print $2, $3, $4, $5, $6, v["HEADER"], v["EXPECT"],
-	    v["TARGET_BITS"] }' vectors/chains.txt
+	    v["TARGET_BITS"] }' test/vectors/chains.txt
 }
 
 # The tool with the Sugarchain preset (called through expect, with
@@ -95,9 +97,9 @@ sugar() {
 }
 
 suite_cli() {
-	Y=./yespower
+	Y=build/yespower
 	: > "$TMP/stdin"
-	[ -x "$Y" ] || { fail "no ./yespower: run make first"; return; }
+	[ -x "$Y" ] || { fail "no $Y: run make first"; return; }
 
 	# Every real header through its preset: its published hash (in the
 	# display order, --reverse) and its own nBits target (--bits); and
@@ -124,7 +126,7 @@ suite_cli() {
 		    -- "$Y" $(params_of "$ver" "$n" "$r" "$pers") "$header"
 	done < "$TMP/chains"
 	[ "$(echo "$seen" | wc -w)" -ge 14 ] && pass ||
-	    fail "fewer than 14 presets in vectors/chains.txt: $seen"
+	    fail "fewer than 14 presets in test/vectors/chains.txt: $seen"
 
 	# Batch mode: every header of one preset on stdin, answers in order,
 	# with any number of threads.
@@ -368,11 +370,11 @@ check_empty() {
 
 suite_install() {
 	if ! command -v pkg-config > /dev/null; then
-		echo "install: skipped: no pkg-config (apt-get install pkg-config)"
+		skipped=1 why="no pkg-config: apt-get install pkg-config"
 		return
 	fi
 	write_program
-	version=$(./yespower --version | sed 's/.*) \([^,]*\),.*/\1/')
+	version=$(build/yespower --version | sed 's/.*) \([^,]*\),.*/\1/')
 
 	# 1. PREFIX only: a real temporary prefix.
 	P=$TMP/prefix
@@ -452,8 +454,13 @@ run_unittest() {
 	if (cd "$dir" && env "$@" PYTHONDONTWRITEBYTECODE=1 "$python" \
 	    "$ROOT/python/tests/test_yespower.py") > "$TMP/log" 2>&1; then
 		n=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in.*/\1/p' "$TMP/log")
-		skipped=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' "$TMP/log")
-		passed=$((passed + ${n:-0} - ${skipped:-0}))
+		nskip=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' "$TMP/log")
+		passed=$((passed + ${n:-0} - ${nskip:-0}))
+		if [ "${nskip:-0}" != 0 ]; then
+			skipped=$((skipped + nskip))
+			why="$why${why:+; }Python tests for an installed copy"
+			why="$why only: make check-python-pip runs them"
+		fi
 	else
 		cat "$TMP/log"
 		fail "python tests with $python"
@@ -462,7 +469,7 @@ run_unittest() {
 
 suite_python() {
 	if ! command -v "$PYTHON" > /dev/null; then
-		echo "python: skipped: no $PYTHON"
+		skipped=1 why="no $PYTHON"
 		return
 	fi
 	run_unittest "$ROOT" "$PYTHON" \
@@ -508,5 +515,7 @@ python) suite_python ;;
 python-pip) suite_python_pip ;;
 *) echo "usage: sh tests-cli.sh cli|install|python|python-pip" >&2; exit 2 ;;
 esac
-echo "$1: $passed passed, $failed failed"
+summary="$1: $passed passed, $failed failed"
+[ "$skipped" = 0 ] || summary="$summary, $skipped skipped ($why)"
+echo "$summary"
 [ "$failed" = 0 ]

@@ -4,6 +4,8 @@
  * under an emulator.  Used by tests-isa.sh (make check-isa).
  *
  * Usage: tests-isa [--impl SPEC] [--expect NAME] [--api] [--canary KIND]
+ *        tests-isa --list
+ *   --list         print yespower_impl_at()'s names, one per line, and exit
  *   --impl SPEC    yespower_set_impl(SPEC) first; exit status 77 if this
  *                  CPU cannot run it
  *   --expect NAME  fail unless yespower_impl_name() is NAME
@@ -131,10 +133,9 @@ static void api_checks(void)
 		"sha256=portable,sha256=portable", "portable+portable,sse2",
 		"portable+nope", "SSE2", "sha256=portable+portable",
 	};
-	static const char *const all[] = { "sse2", "avx", "xop", "avx512vl",
-	    "sha256=shani" };
 	char before[64], best[64], msg[96], *plus;
-	size_t i;
+	const char *name, *last = NULL;
+	size_t i, portable_core = 0, n;
 
 	snprintf(before, sizeof(before), "%s", yespower_impl_name());
 	for (i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
@@ -145,14 +146,25 @@ static void api_checks(void)
 		    msg);
 	}
 	check(!strcmp(before, yespower_impl_name()), "refusals change nothing");
-	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+	/* Every listed name is taken, or refused as not for this CPU. */
+	for (n = 0; (name = yespower_impl_at(n)); n++) {
 		errno = 0;
-		if (yespower_set_impl(all[i]) == 0)
+		if (!strcmp(name, "portable"))
+			portable_core = n + 1;
+		last = name;
+		if (yespower_set_impl(name) == 0)
 			continue;
 		snprintf(msg, sizeof(msg), "set_impl(\"%s\") refused with "
-		    "ENOTSUP, or EINVAL if not in this build", all[i]);
-		check(errno == ENOTSUP || errno == EINVAL, msg);
+		    "ENOTSUP", name);
+		check(errno == ENOTSUP, msg);
 	}
+	check(portable_core > 0 && yespower_impl_at(portable_core) &&
+	    !strncmp(yespower_impl_at(portable_core), "sha256=", 7),
+	    "impl_at: the cores end with portable, the SHA-256 ones follow");
+	check(last && !strcmp(last, "sha256=portable"),
+	    "impl_at: sha256=portable is last");
+	check(yespower_set_impl("sha256=nonsense") == -1 && errno == EINVAL,
+	    "set_impl(an unlisted SHA-256 name) gives EINVAL");
 	check(yespower_set_impl(before) == 0 &&
 	    !strcmp(before, yespower_impl_name()), "set_impl(impl_name())");
 
@@ -205,6 +217,13 @@ int main(int argc, char **argv)
 			expect = argv[++i];
 		} else if (!strcmp(argv[i], "--api")) {
 			api = 1;
+		} else if (!strcmp(argv[i], "--list")) {
+			const char *name;
+			size_t n;
+
+			for (n = 0; (name = yespower_impl_at(n)); n++)
+				puts(name);
+			return 0;
 		} else if (!strcmp(argv[i], "--canary") && i + 1 < argc) {
 			canary(argv[++i]);
 			return 0;
@@ -218,8 +237,10 @@ int main(int argc, char **argv)
 	if (impl && yespower_set_impl(impl)) {
 		int err = errno;
 
+		if (err == ENOTSUP)
+			return 77;
 		fprintf(stderr, "tests-isa: %s: %s\n", impl, strerror(err));
-		return err == ENOTSUP ? 77 : 2;
+		return 2;
 	}
 	printf("implementation %s\n", yespower_impl_name());
 	if (expect && strcmp(expect, yespower_impl_name()))

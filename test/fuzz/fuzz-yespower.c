@@ -1,9 +1,9 @@
 /*
- * fuzz/fuzz-yespower.c: the optimized implementation against the reference,
+ * test/fuzz/fuzz-yespower.c: the optimized implementation against the reference,
  * on parameters and inputs taken from fuzz data.
  *
  * LLVMFuzzerTestOneInput() is the libFuzzer entry point (make fuzz-smoke);
- * fuzz/replay.c calls the same function on the files of a corpus without
+ * test/fuzz/replay.c calls the same function on the files of a corpus without
  * libFuzzer.  One input is read as:
  *
  *   byte 0  bits 0-2: version: 0-2 yespower 1.0, 3-5 yespower 0.5,
@@ -15,7 +15,8 @@
  *           bit 7:    an empty input is passed as NULL.
  *   byte 1  bits 0-2: N: 0-3 1024, 4-5 2048, 6 4096, 7 an invalid one
  *                     from a table (byte 4);
- *           bits 3-5: the mixing core: 0-4 by name, 5-7 unchanged
+ *           bits 3-5: the mixing core: the n-th of yespower_impl_at(),
+ *           or unchanged where that is not a core
  *                     (unless the environment sets YESPOWER_IMPL).
  *   byte 2  r: below 100, 8..15; below 200, 8..32; else an invalid one.
  * Small N and r are the more likely so that more inputs run per second:
@@ -37,8 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../yespower.h"
-#include "../tests-util.h"
+#include "yespower.h"
+#include "test/tests-util.h"
 
 /* The reference, compiled under other names (see the Makefile). */
 int ref_yespower_tls(const uint8_t *src, size_t srclen,
@@ -55,10 +56,16 @@ static const uint32_t bad_Ns[] = { 0, 1, 512, 1000, 1023, 1025, 1536,
     3072, 4095, 1048576, 0x80000000u, 0xffffffffu };
 static const uint32_t bad_rs[] = { 0, 1, 7, 33, 64, 256, 0x80000008u,
     0xffffffffu };
-static const char *const cores[] = { "portable", "sse2", "avx", "xop",
-    "avx512vl" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The n-th mixing core of this build, or NULL (leave it unchanged). */
+static const char *core_at(unsigned n)
+{
+	const char *name = yespower_impl_at(n);
+
+	return name && !strchr(name, '=') ? name : NULL;
+}
 
 /* One decoded input. */
 typedef struct {
@@ -109,7 +116,7 @@ static void decode(const uint8_t *data, size_t size, fuzz_case *c)
 		c->params.N = 1024;
 	}
 	core = (h[1] >> 3) & 7;
-	c->core = core < COUNT(cores) ? cores[core] : NULL;
+	c->core = core_at(core);
 
 	if (h[2] < 100)
 		c->params.r = 8u + h[2] % 8u;

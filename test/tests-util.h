@@ -24,28 +24,20 @@ static inline int all_ff(const yespower_binary_t *h)
 }
 
 /*
- * `--impl NAME`: force the mixing core NAME.  0 if done; otherwise the
- * exit status the test programs share: 77 (the make rules' "skipped") if
- * this CPU cannot run it, 2 for any other refusal.
+ * `--impl NAME`: force the implementation NAME (as yespower_set_impl()
+ * takes it).  0 if done; otherwise the exit status the test programs
+ * share: 77 (the make rules' "skipped", said by the status alone) if this
+ * CPU cannot run it, 2 for any other refusal, which is reported.
  */
 static inline int force_impl(const char *prog, const char *name)
 {
 	if (!yespower_set_impl(name))
 		return 0;
-	fprintf(stderr, "%s: core %s: %s\n", prog, name, strerror(errno));
-	return errno == ENOTSUP ? 77 : 2;
-}
-
-/* A hexadecimal digit's value, or -1. */
-static inline int hex_digit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	if (errno == ENOTSUP)
+		return 77;
+	fprintf(stderr, "%s: implementation %s: %s\n", prog, name,
+	    strerror(errno));
+	return 2;
 }
 
 /*

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "yespower.h"
+#include "tools/util.h"
 
 #ifndef YESPOWER_CLI_VERSION
 #define YESPOWER_CLI_VERSION "unknown"
@@ -97,172 +98,29 @@ static int fail(const char *fmt, ...)
 	return EXIT_ERROR;
 }
 
-/* Hex digit value, or -1. */
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/*
- * Decode len hex characters from s into out (room for len / 2 bytes).
- * Return 0; or -1 with a description of the problem in msg.
- */
-static int hex_decode(const char *s, size_t len, uint8_t *out,
-    char *msg, size_t msgsize)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (hex_value((unsigned char)s[i]) < 0) {
-			unsigned char c = (unsigned char)s[i];
-
-			if (c > ' ' && c < 127)
-				snprintf(msg, msgsize, "invalid hex character "
-				    "'%c' at position %zu", c, i + 1);
-			else
-				snprintf(msg, msgsize, "invalid hex character "
-				    "0x%02x at position %zu", c, i + 1);
-			return -1;
-		}
-	}
-	if (len % 2) {
-		snprintf(msg, msgsize, "odd number of hex digits (%zu)", len);
-		return -1;
-	}
-	for (i = 0; i < len / 2; i++)
-		out[i] = (uint8_t)(hex_value((unsigned char)s[2 * i]) << 4 |
-		    hex_value((unsigned char)s[2 * i + 1]));
-	return 0;
-}
-
-/* Parse an unsigned decimal number that must fill the whole string. */
-static int parse_ulong(const char *s, unsigned long *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return (errno || *end) ? -1 : 0;
-}
-
 /* --target: a big-endian hex number of 1 to 64 digits. */
 static int parse_target(const char *s, uint8_t target[32])
 {
-	size_t len = strlen(s), i;
-	char msg[80];
+	char msg[96];
 
-	if (len == 0 || len > 64)
-		return fail("--target %s: give 1 to 64 hex digits", s);
-	for (i = 0; i < len; i++) {
-		if (hex_value((unsigned char)s[i]) < 0) {
-			snprintf(msg, sizeof(msg), "invalid hex character "
-			    "at position %zu", i + 1);
-			return fail("--target %s: %s", s, msg);
-		}
-	}
-	memset(target, 0, 32);
-	for (i = 0; i < len; i++) {
-		/* Digit i from the right is nibble i of the number. */
-		size_t nib = len - 1 - i;
-		int v = hex_value((unsigned char)s[i]);
-
-		target[nib / 2] |= (uint8_t)(nib % 2 ? v << 4 : v);
-	}
+	if (util_parse_target(s, target, msg, sizeof(msg)))
+		return fail("--target %s: %s", s, msg);
 	return 0;
 }
 
-/*
- * --bits: the compact nBits encoding, as chains decode it: a 3-byte
- * mantissa times 256^(exponent - 3).  Negative, zero and overflowing
- * targets are refused, as chains refuse them.
- */
+/* --bits: compact nBits, 8 hex digits. */
 static int parse_bits(const char *s, uint8_t target[32])
 {
 	uint8_t b[4];
-	uint32_t mantissa;
-	int exponent, i, nonzero = 0;
-	char msg[80];
+	char msg[96];
 
-	if (strlen(s) != 8 || hex_decode(s, 8, b, msg, sizeof(msg)))
+	if (strlen(s) != 8 || util_hex_decode(s, 8, b, msg, sizeof(msg)))
 		return fail("--bits %s: give 8 hex digits, as in "
 		    "1d00ffff", s);
-	exponent = b[0];
-	mantissa = (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-	if (mantissa & 0x00800000)
-		return fail("--bits %s: negative target (bit 0x00800000 "
-		    "is set)", s);
-	memset(target, 0, 32);
-	for (i = 0; i < 3; i++) {
-		int pos = exponent - 3 + i;
-		uint8_t byte = (uint8_t)(mantissa >> (8 * i));
-
-		if (pos >= 32 && byte)
-			return fail("--bits %s: target overflows 256 "
-			    "bits", s);
-		if (pos >= 0 && pos < 32) {
-			target[pos] = byte;
-			nonzero |= byte;
-		}
-	}
-	if (!nonzero)
-		return fail("--bits %s: the target is zero", s);
+	if (util_bits_to_target((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+	    (uint32_t)b[2] << 8 | b[3], target, msg, sizeof(msg)))
+		return fail("--bits %s: %s", s, msg);
 	return 0;
-}
-
-/* hash <= target, both little-endian 256-bit numbers. */
-static int meets_target(const uint8_t hash[32], const uint8_t target[32])
-{
-	int i;
-
-	for (i = 31; i >= 0; i--)
-		if (hash[i] != target[i])
-			return hash[i] < target[i];
-	return 1;
-}
-
-/* Write a personalization for people: printable ASCII, else \xNN. */
-static void print_pers(FILE *f, const uint8_t *p, size_t len)
-{
-	size_t i;
-
-	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		if (p[i] >= ' ' && p[i] < 127 && p[i] != '"' && p[i] != '\\')
-			fputc(p[i], f);
-		else
-			fprintf(f, "\\x%02x", p[i]);
-	}
-	fputc('"', f);
-}
-
-static void list_presets(void)
-{
-	const yespower_preset_t *p;
-	size_t i;
-
-	printf("%-14s %-4s %6s %2s %-7s %s -- %s\n", "name", "ver", "N", "r",
-	    "hash", "personalization", "used by");
-	for (i = 0; (p = yespower_preset_at(i)) != NULL; i++) {
-		printf("%-14s %-4s %6lu %2lu %-7s ", p->name,
-		    p->params.version == YESPOWER_0_5 ? "0.5" : "1.0",
-		    (unsigned long)p->params.N, (unsigned long)p->params.r,
-		    p->hash == YESPOWER_HASH_BLAKE2B ? "blake2b" : "sha256");
-		if (p->pers_is_input)
-			fputs("(the input)", stdout);
-		else if (p->params.pers)
-			print_pers(stdout, p->params.pers, p->params.perslen);
-		else
-			fputs("(none)", stdout);
-		printf(" -- %s\n", p->coins);
-	}
 }
 
 /* Hash one input as the job says, with the calling thread's memory. */
@@ -366,7 +224,7 @@ static int write_slot(struct batch *b, const struct slot *s)
 		return job->quiet || putchar('\n') != EOF ? 0 : -1;
 	}
 	if (job->have_target) {
-		meets = meets_target(s->hash.uc, job->target);
+		meets = util_meets_target(s->hash.uc, job->target);
 		b->misses += !meets;
 	}
 	if (job->quiet)
@@ -451,7 +309,7 @@ static int batch_add(struct batch *b, unsigned long number,
 	s->data = malloc(s->len + 1);
 	if (!s->data)
 		return -1;
-	s->bad = hex_decode(text, len, s->data, s->msg, sizeof(s->msg)) != 0;
+	s->bad = util_hex_decode(text, len, s->data, s->msg, sizeof(s->msg)) != 0;
 	s->rc = 0;
 
 	pthread_mutex_lock(&b->lock);
@@ -572,7 +430,7 @@ static int check_arguments(int argc, char **argv)
 		buf = malloc(len / 2 + 1);
 		if (!buf)
 			return fail("out of memory");
-		bad = hex_decode(argv[i], len, buf, msg, sizeof(msg));
+		bad = util_hex_decode(argv[i], len, buf, msg, sizeof(msg));
 		free(buf);
 		if (bad && argc == 1)
 			return fail("input: %s", msg);
@@ -593,7 +451,6 @@ struct options {
 static int make_job(const struct options *o, struct job *job,
     unsigned long *nthreads, uint8_t **pers_buf)
 {
-	unsigned long v;
 	char msg[96];
 	int status;
 
@@ -610,25 +467,13 @@ static int make_job(const struct options *o, struct job *job,
 	job->params.version = YESPOWER_1_0;
 	job->params.N = 2048;
 	job->params.r = 32;
-	if (o->version) {
-		if (!strcmp(o->version, "5") || !strcmp(o->version, "0.5"))
-			job->params.version = YESPOWER_0_5;
-		else if (strcmp(o->version, "10") && strcmp(o->version, "1.0"))
-			return fail("-v %s: the version must be 5 (0.5) or 10 "
-			    "(1.0)", o->version);
-	}
-	if (o->N) {
-		if (parse_ulong(o->N, &v) || v < 1024 || v > 524288 ||
-		    (v & (v - 1)))
-			return fail("-N %s: N must be a power of 2 from 1024 "
-			    "to 524288", o->N);
-		job->params.N = (uint32_t)v;
-	}
-	if (o->r) {
-		if (parse_ulong(o->r, &v) || v < 8 || v > 32)
-			return fail("-r %s: r must be from 8 to 32", o->r);
-		job->params.r = (uint32_t)v;
-	}
+	if (o->version && util_parse_version(o->version, &job->params.version,
+	    msg, sizeof(msg)))
+		return fail("-v %s: %s", o->version, msg);
+	if (o->N && util_parse_N(o->N, &job->params.N, msg, sizeof(msg)))
+		return fail("-N %s: %s", o->N, msg);
+	if (o->r && util_parse_r(o->r, &job->params.r, msg, sizeof(msg)))
+		return fail("-r %s: %s", o->r, msg);
 	if ((o->pers != NULL) + (o->pers_hex != NULL) + o->pers_input > 1)
 		return fail("give only one of --pers, --pers-hex and "
 		    "--pers-input");
@@ -642,7 +487,7 @@ static int make_job(const struct options *o, struct job *job,
 		*pers_buf = malloc(len / 2 + 1);
 		if (!*pers_buf)
 			return fail("out of memory");
-		if (hex_decode(o->pers_hex, len, *pers_buf, msg, sizeof(msg)))
+		if (util_hex_decode(o->pers_hex, len, *pers_buf, msg, sizeof(msg)))
 			return fail("--pers-hex: %s", msg);
 		job->params.pers = *pers_buf;
 		job->params.perslen = len / 2;
@@ -661,8 +506,7 @@ static int make_job(const struct options *o, struct job *job,
 	job->have_target = o->target || o->bits;
 
 	if (o->threads) {
-		if (parse_ulong(o->threads, nthreads) || *nthreads < 1 ||
-		    *nthreads > MAX_THREADS)
+		if (util_parse_ulong(o->threads, 1, MAX_THREADS, nthreads))
 			return fail("-j %s: give 1 to %d threads", o->threads,
 			    MAX_THREADS);
 	} else {
@@ -721,7 +565,7 @@ int main(int argc, char **argv)
 		case 'q': job.quiet = 1; break;
 		case 'j': o.threads = optarg; break;
 		case OPT_LIST:
-			list_presets();
+			util_list_presets(stdout);
 			return fflush(stdout) ? EXIT_ERROR : 0;
 		case OPT_VERSION:
 			printf("%s (libyespower) %s, implementation %s\n",

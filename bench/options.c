@@ -1,0 +1,374 @@
+/*
+ * bench/options.c: the benchmark's command line.
+ *
+ *   benchmark [options] [version [N [r]]]
+ *
+ * Parsed with getopt_long (options and positional arguments in any order,
+ * -tVALUE and --name=VALUE forms, "--" ends the options); every error is
+ * one line on stderr and exit status 2, before any hashing.
+ */
+#define _GNU_SOURCE 1
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "bench/bench.h"
+#include "tools/util.h"
+
+void bench_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("benchmark: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see benchmark -h)\n", stderr);
+	exit(2);
+}
+
+void bench_out_of_memory(void)
+{
+	fputs("benchmark: out of memory\n", stderr);
+	exit(1);
+}
+
+/* The --impl line of the help: this build's mixing cores. */
+static void print_cores(void)
+{
+	const char *name;
+	size_t i;
+
+	fputs("  --impl NAME       mixing core:", stdout);
+	for (i = 0; (name = yespower_impl_at(i)) && !strchr(name, '='); i++)
+		printf(" %s,", name);
+	fputs(" auto\n", stdout);
+}
+
+static void print_usage(void)
+{
+	fputs(
+"usage: benchmark [options] [version [N [r]]]\n"
+"  version  5 (yespower 0.5) or 10 (yespower 1.0); default 5\n"
+"  N        a power of 2 from 1024 to 524288; default 2048\n"
+"  r        8 to 32; default 8\n"
+"The personalization is \"Client Key\" unless an option below sets it.\n"
+"Options (a value may also follow as -tVALUE or --name=VALUE):\n"
+"  -t LIST           thread counts, run in turn: 1,2,4 or 1-4 or 1,4-6\n"
+"                    (default: 1, then omp_get_max_threads(), which\n"
+"                    OMP_NUM_THREADS sets)\n"
+"  -s SECONDS        measure each thread count at least this long (default\n"
+"                    2); with --components, each part (default 0.25)\n"
+"  -w SECONDS        hash this long on every thread first, uncounted\n"
+"                    (default 0: one uncounted hash per thread)\n"
+"  --pers STRING     personalization\n"
+"  --pers-hex HEX    personalization as hex bytes\n"
+"  --no-pers         no personalization (NULL)\n"
+"  --preset NAME     a chain's parameters and personalization\n"
+"  --list-presets    list the presets\n"
+"  --b2b             power2b: BLAKE2b in place of SHA-256 (version 10)\n",
+	    stdout);
+	print_cores();
+	fputs(
+"  --batch K         hash K inputs per call with yespower_batch_tls, which\n"
+"                    computes several interleaved (1 to 64; default 1:\n"
+"                    yespower_tls); latency is then per call\n"
+"  --affinity MODE   pin threads: none (default), compact, scatter, or a\n"
+"                    CPU list such as 0,2-3 (thread i on the i-th CPU)\n"
+"  --json            one JSON document on stdout instead of text\n"
+"  --components      time the parts of a hash, one thread, instead\n"
+"  -h, --help        this help\n"
+"Exit status: 0 ok, 1 a hash failed or mismatched, 2 bad arguments.\n",
+	    stdout);
+}
+
+/* A duration for -s / -w: a plain decimal number from 0 to a day. */
+static double parse_seconds(const char *name, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
+		end = (char *)s;
+	/* v - v == 0 only for a finite v. */
+	if (end == s || *end || errno || v - v != 0 || v < 0 || v > 86400)
+		bench_usage_error("invalid %s '%s' (seconds, from 0 to 86400)",
+		    name, s);
+	return v;
+}
+
+static void parse_threads(bench_options *o, const char *s)
+{
+	o->nthreads = bench_parse_list(s, 1, BENCH_MAX_THREADS, o->threads,
+	    BENCH_MAX_LIST);
+	if (!o->nthreads)
+		bench_usage_error("invalid thread list '%s' for -t (counts "
+		    "from 1 to %d, such as 1,2,4 or 1-4)", s,
+		    BENCH_MAX_THREADS);
+}
+
+static void set_pers(bench_options *o, const char *option,
+    const char *value)
+{
+	char msg[96];
+	size_t len;
+
+	if (o->pers_option)
+		bench_usage_error("%s conflicts with %s", option,
+		    o->pers_option);
+	o->pers_option = option;
+	if (!strcmp(option, "--pers")) {
+		o->params.pers = (const uint8_t *)value;
+		o->params.perslen = strlen(value);
+	} else if (!strcmp(option, "--pers-hex")) {
+		if (!(o->pers_buf = util_hex_decode_alloc(value, &len, msg,
+		    sizeof(msg))))
+			bench_usage_error("invalid --pers-hex '%s' (%s)", value,
+			    msg);
+		o->params.pers = o->pers_buf;
+		o->params.perslen = len;
+	} else {
+		o->params.pers = NULL;
+		o->params.perslen = 0;
+	}
+}
+
+/* The positional arguments: version, N, r. */
+static void parse_positional(bench_options *o, const char *s)
+{
+	unsigned long v;
+	char msg[96];
+
+	if (!o->npositional)
+		o->first_positional = s;
+	switch (o->npositional++) {
+	case 0:
+		/* The original's numbers only: 5 or 10. */
+		if (util_parse_ulong(s, 5, 10, &v) || (v != 5 && v != 10))
+			bench_usage_error("invalid version '%s' (5 or 10)", s);
+		o->params.version = (yespower_version_t)v;
+		break;
+	case 1:
+		if (util_parse_N(s, &o->params.N, msg, sizeof(msg)))
+			bench_usage_error("invalid N '%s' (%s)", s, msg);
+		break;
+	case 2:
+		if (util_parse_r(s, &o->params.r, msg, sizeof(msg)))
+			bench_usage_error("invalid r '%s' (%s)", s, msg);
+		break;
+	default:
+		bench_usage_error("unexpected argument '%s'", s);
+	}
+}
+
+/* --affinity CPU-LIST: every CPU must be one this process may use. */
+static void affinity_list(bench_options *o, const char *s)
+{
+	const int *allowed;
+	size_t nallowed = bench_allowed_cpus(&allowed), i, j;
+	char buf[256];
+
+	o->ncpus = bench_parse_list(s, 0, BENCH_MAX_CPU - 1, o->cpus,
+	    BENCH_MAX_LIST);
+	if (!o->ncpus)
+		bench_usage_error("invalid --affinity '%s' (none, compact, "
+		    "scatter or a CPU list such as 0,2-3)", s);
+	for (i = 0; i < o->ncpus; i++) {
+		for (j = 0; j < nallowed && allowed[j] != o->cpus[i]; j++)
+			;
+		if (j == nallowed) {
+			bench_format_cpu_list(allowed, nallowed, buf,
+			    sizeof(buf));
+			bench_usage_error("invalid --affinity '%s': CPU %d is not "
+			    "available (these are: %s)", s, o->cpus[i], buf);
+		}
+	}
+}
+
+static void parse_affinity(bench_options *o, const char *s)
+{
+	o->affinity_arg = s;
+	o->ncpus = 0;
+	if (!strcmp(s, "none")) {
+		o->affinity = AFFINITY_NONE;
+		return;
+	}
+	if (!bench_can_pin())
+		bench_usage_error("--affinity '%s': thread pinning is not "
+		    "supported here", s);
+	if (!strcmp(s, "compact") || !strcmp(s, "scatter")) {
+		o->affinity = s[0] == 'c' ? AFFINITY_COMPACT : AFFINITY_SCATTER;
+		o->ncpus = bench_affinity_order(o->cpus,
+		    o->affinity == AFFINITY_SCATTER);
+	} else {
+		o->affinity = AFFINITY_LIST;
+		affinity_list(o, s);
+	}
+}
+
+/*
+ * What no single argument shows: conflicts between options, power2b's
+ * version, the core asked for, the default thread list and duration.
+ */
+static void check_options(bench_options *o)
+{
+	if (o->preset && o->npositional)
+		bench_usage_error("argument '%s' conflicts with --preset",
+		    o->first_positional);
+	if (o->preset && o->pers_option)
+		bench_usage_error("%s conflicts with --preset", o->pers_option);
+	if (o->preset && o->b2b)
+		bench_usage_error("--b2b conflicts with --preset (the preset "
+		    "says which hash it uses)");
+	if (!o->batch)
+		o->batch = 1;
+	if (o->batch > 1 && o->preset && o->preset->pers_is_input)
+		bench_usage_error("--batch conflicts with --preset %s (each "
+		    "input is its own personalization)", o->preset->name);
+	if (o->batch > 1 && o->components)
+		bench_usage_error("--batch conflicts with --components");
+	if (o->b2b && o->npositional && o->params.version != YESPOWER_1_0)
+		bench_usage_error("--b2b needs version 10, not '%s'",
+		    o->first_positional);
+	if (o->b2b)
+		o->params.version = YESPOWER_1_0;
+	if (o->preset)
+		o->params = o->preset->params;
+	if (o->impl && yespower_set_impl(o->impl))
+		bench_usage_error("invalid --impl '%s' (%s)", o->impl,
+		    errno == ENOTSUP ? "this CPU cannot run it" :
+		    errno == EINVAL ? "no such core in this build" :
+		    strerror(errno));
+	if (!o->nthreads) {
+		o->threads[o->nthreads++] = 1;
+		o->threads[o->nthreads++] = omp_get_max_threads();
+	}
+	if (!o->seconds_given)
+		o->seconds = o->components ? 0.25 : 2.0;
+}
+
+enum { OPT_PERS = 256, OPT_PERS_HEX, OPT_NO_PERS, OPT_PRESET,
+    OPT_LIST_PRESETS, OPT_B2B, OPT_IMPL, OPT_AFFINITY, OPT_JSON,
+    OPT_COMPONENTS, OPT_BATCH };
+
+static const struct option long_options[] = {
+	{ "threads", required_argument, NULL, 't' },
+	{ "seconds", required_argument, NULL, 's' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "pers", required_argument, NULL, OPT_PERS },
+	{ "pers-hex", required_argument, NULL, OPT_PERS_HEX },
+	{ "no-pers", no_argument, NULL, OPT_NO_PERS },
+	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "list-presets", no_argument, NULL, OPT_LIST_PRESETS },
+	{ "b2b", no_argument, NULL, OPT_B2B },
+	{ "impl", required_argument, NULL, OPT_IMPL },
+	{ "affinity", required_argument, NULL, OPT_AFFINITY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "components", no_argument, NULL, OPT_COMPONENTS },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Act on option c, with getopt's optarg; arg is how the user wrote it. */
+static void apply_option(bench_options *o, int c, const char *arg)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 't':
+		parse_threads(o, optarg);
+		break;
+	case 's':
+		o->seconds = parse_seconds("-s", optarg);
+		o->seconds_given = 1;
+		break;
+	case 'w':
+		o->warmup = parse_seconds("-w", optarg);
+		break;
+	case 'h':
+		print_usage();
+		exit(0);
+	case OPT_LIST_PRESETS:
+		util_list_presets(stdout);
+		exit(0);
+	case OPT_PERS:
+		set_pers(o, "--pers", optarg);
+		break;
+	case OPT_PERS_HEX:
+		set_pers(o, "--pers-hex", optarg);
+		break;
+	case OPT_NO_PERS:
+		set_pers(o, "--no-pers", NULL);
+		break;
+	case OPT_PRESET:
+		if (!(o->preset = yespower_preset_find(optarg)))
+			bench_usage_error("unknown --preset '%s' (see "
+			    "--list-presets)", optarg);
+		break;
+	case OPT_B2B:
+		o->b2b = 1;
+		break;
+	case OPT_IMPL:
+		o->impl = optarg;
+		break;
+	case OPT_AFFINITY:
+		parse_affinity(o, optarg);
+		break;
+	case OPT_JSON:
+		o->json = 1;
+		break;
+	case OPT_COMPONENTS:
+		o->components = 1;
+		break;
+	case OPT_BATCH:
+		if (util_parse_ulong(optarg, 1, BENCH_MAX_BATCH, &v))
+			bench_usage_error("invalid --batch '%s' (expected 1 to "
+			    "%d)", optarg, BENCH_MAX_BATCH);
+		o->batch = (unsigned)v;
+		break;
+	case ':':
+		bench_usage_error("option '%s' needs a value", arg);
+	default:
+		if (optopt >= 256 || (optopt && arg[1] == '-'))
+			bench_usage_error("option '%s' takes no value", arg);
+		if (optopt)
+			bench_usage_error("unknown option '-%c'", optopt);
+		bench_usage_error("unknown option '%s'", arg);
+	}
+}
+
+void bench_parse_args(bench_options *o, int argc, char **argv)
+{
+	int c;
+
+	bench_find_allowed_cpus();
+	memset(o, 0, sizeof(*o));
+	o->params.version = YESPOWER_0_5;
+	o->params.N = 2048;
+	o->params.r = 8;
+	o->params.pers = (const uint8_t *)"Client Key";
+	o->params.perslen = 10;
+
+	/* "-" first: positional arguments come back as 1, in order. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "-:t:s:w:h", long_options,
+	    NULL)) != -1) {
+		if (c == 1)
+			parse_positional(o, optarg);
+		else
+			apply_option(o, c, argv[optind - 1]);
+	}
+	for (; optind < argc; optind++)	/* after "--" */
+		parse_positional(o, argv[optind]);
+	check_options(o);
+}
