@@ -178,6 +178,10 @@ $(TEST_PROGS:%=$(B)/test/%): $(B)/test/%: $(B)/test/%.o $(UTIL_OBJ) \
     libyespower.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Every test program, for the cross and clang builds.
+TEST_BINS = $(TEST_PROGS:%=$(B)/test/%) $(B)/test/tests-unload \
+	$(B)/test/tests-blake2b $(B)/test/tests-isa
+
 # The differential test links the reference too, under other names.
 $(B)/test/tests-diff: $(B)/yespower-ref-renamed.o
 

@@ -1,6 +1,6 @@
-# mk/cross.mk: portability (issue 9): cross builds run under qemu-user,
-# and the clang build.  Each target is built with -Werror from a copy of
-# the tree in build-TARGET/, never in the root (see tests-cross.sh).
+# mk/cross.mk: portability: cross builds run under qemu-user, and the
+# clang build.  Each target is built with -Werror from a copy of the tree
+# in build/cross-TARGET/, never in the root (see test/tests-cross.sh).
 #
 #   make check-cross    every target of CROSS_TARGETS (default: aarch64
 #                       armhf s390x i686), statically linked, under
@@ -14,8 +14,12 @@
 #                       qemu-aarch64), which is not in the default set.
 #   make check-clang    everything built with clang, then the same checks
 #                       natively for every core this CPU runs
-#   make clean-cross    removes the build-TARGET/ directories
+#   make clean-cross    removes the build/cross-TARGET/ directories
 #
+#h Portability (mk/cross.mk; .ci/run runs them):
+#h   check-cross          aarch64, armhf, s390x, i686 under qemu-user
+#h   check-clang          everything built with clang, checked natively
+
 # Needs gcc-aarch64-linux-gnu, gcc-arm-linux-gnueabihf, gcc-s390x-linux-gnu,
 # gcc-i686-linux-gnu, qemu-user and clang (.ci/run installs them).  Not in
 # `make check`: a few minutes of emulation.
@@ -25,13 +29,11 @@ CROSS_TARGETS ?= aarch64 armhf s390x i686
 check-cross: $(CROSS_TARGETS:%=check-cross-%)
 
 check-cross-%:
-	@MAKE="$(MAKE)" sh ./tests-cross.sh $*
+	@MAKE="$(MAKE)" sh test/tests-cross.sh $*
 
 check-clang: check-cross-clang
 
-clean: clean-cross
 clean-cross:
-	rm -rf build-aarch64 build-armhf build-s390x build-i686 build-clang \
-		build-clang-aarch64
+	rm -rf $(B)/cross-*
 
 .PHONY: check-cross check-clang clean-cross
