@@ -112,7 +112,10 @@ libyespower.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-$(SONAME): $(LIB_OBJS) libyespower.map
+# The shared library; also in the build directory, apart from the top
+# level's: the Python package ships that one, built afresh with the default
+# flags (make B=build/python build/python/libyespower.so.1).
+$(SONAME) $(B)/$(SONAME): $(LIB_OBJS) libyespower.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libyespower.map \
 		$(LDFLAGS) -o $@ $(LIB_OBJS) $(LDLIBS)
 
@@ -173,7 +176,7 @@ $(B)/abcompare: $(B)/tools/abcompare.o
 
 # The test programs, each from test/NAME.c with the static library.
 TEST_PROGS = tests-diff tests-threads tests-chains tests-stress \
-	tests-misuse tests-exhaust
+	tests-misuse tests-exhaust tests-overflow tests-fork tests-atexit
 $(TEST_PROGS:%=$(B)/test/%): $(B)/test/%: $(B)/test/%.o $(UTIL_OBJ) \
     libyespower.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -213,7 +216,8 @@ $(B)/benchmark-ref: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) $(REF_OBJS)
 # run here).  The fragments in mk/ define most of them.
 CHECKS = check-kat check-isa check-diff check-threads check-chains \
 	check-blake2b check-benchmark check-cli check-install check-python \
-	check-misuse check-exhaust check-stress check-fuzz-replay
+	check-misuse check-exhaust check-overflow check-fork check-atexit \
+	check-stress check-fuzz-replay
 
 check:
 	@if $(MAKE) -s -k $(CHECKS); then echo PASSED; \
@@ -278,7 +282,8 @@ help:
 #h   check-cli            the yespower tool
 #h   check-install        make install into a temporary prefix
 #h   check-python         the Python module from the tree
-#h   check-misuse, check-exhaust, check-stress, check-fuzz-replay
+#h   check-misuse, check-exhaust, check-overflow, check-fork,
+#h   check-atexit, check-stress, check-fuzz-replay  see README's Reliability
 #h Slower suites (.ci/run runs them after make check):
 #h   check-ref            known answers through the reference
 

@@ -99,18 +99,19 @@ static int hash_yespower(const bench_work *w, void *state, uint64_t nonce,
 
 /* Bytes of working memory one hash uses in this library: V (128 * r * N),
  * XY and B (3 blocks of 128 * r) and the S-boxes (8 KiB in 0.5, 96 in
- * 1.0). */
-static size_t memory_per_hash(const yespower_params_t *p)
+ * 1.0).  64-bit: three of the largest exceed a 32-bit size_t. */
+static uint64_t memory_per_hash(const yespower_params_t *p)
 {
-	size_t block = (size_t)128 * p->r;
+	uint64_t block = (uint64_t)128 * p->r;
 
 	return block * p->N + 3 * block + (p->version == YESPOWER_0_5 ?
-	    (size_t)8192 : (size_t)98304);
+	    8192 : 98304);
 }
 
 /* A thread's working memory: one hash's worth per input the library
  * interleaves in a batch call (up to 3). */
-static size_t memory_per_thread(const bench_work *w, const yespower_job *job)
+static uint64_t memory_per_thread(const bench_work *w,
+    const yespower_job *job)
 {
 	return memory_per_hash(&job->params) * (w->batch < 3 ? w->batch : 3);
 }
@@ -170,7 +171,7 @@ static void print_verification(const bench_result *res)
 
 /* The original's two lines, then ours. */
 static void print_run(const bench_result *res, const bench_options *o,
-    size_t per_hash, size_t per_thread)
+    uint64_t per_hash, uint64_t per_thread)
 {
 	if (!res->hashes) {
 		puts("FAILED");

@@ -138,14 +138,46 @@ static unsigned batch_width(size_t count)
 }
 
 /* Make local hold at least need bytes; a failed allocation leaves it
- * empty but valid. */
+ * empty but valid.  Memory a fork took away (see yespower-platform.c) is
+ * forgotten first. */
 static int local_reserve(yespower_local_t *local, size_t need)
 {
+	if (yespower_region_lost(local))
+		yespower_region_init(local);
 	if (local->aligned_size >= need)
 		return 0;
 	if (yespower_region_free(local))
 		return -1;
 	return yespower_region_alloc(local, need);
+}
+
+/* Do the len bytes at p (len may be 0) share a byte with [lo, hi)? */
+static int overlaps(const void *p, size_t len, uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	return len && a < hi && (a >= lo || lo - a < len);
+}
+
+/*
+ * Does dst[0 .. count - 1] overlap an input or the personalization?  A
+ * batch writes a hash's output before it reads later inputs (and, in 0.5,
+ * before the next back end reads the personalization), so it would give
+ * wrong hashes; a single hash reads everything before it writes.
+ */
+static int dst_overlaps(const yespower_binary_t dst[], size_t count,
+    const uint8_t *const src[], const size_t srclen[],
+    const yespower_params_t *p)
+{
+	uintptr_t lo = (uintptr_t)dst, hi = (uintptr_t)(dst + count);
+	size_t i;
+
+	if (p->pers && overlaps(p->pers, p->perslen, lo, hi))
+		return 1;
+	for (i = 0; i < count; i++)
+		if (src[i] && overlaps(src[i], srclen[i], lo, hi))
+			return 1;
+	return 0;
 }
 
 /*
@@ -158,16 +190,18 @@ static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
     const yespower_params_t *params, yespower_binary_t dst[])
 {
 	workspace ws[YESPOWER_KMAX];
+	size_t i, one;
 	unsigned K;
-	size_t i;
 
-	if (!dst && count) {
+	if (!count)
+		return 0;
+	if (!dst) {
 		errno = EINVAL;
 		return -1;
 	}
 	if (!local || !params || !params_valid(params) ||
 	    (h == &yespower_family_blake2b && params->version != YESPOWER_1_0) ||
-	    (count && (!src || !srclen))) {
+	    !src || !srclen) {
 		errno = EINVAL;
 		goto fail;
 	}
@@ -177,11 +211,20 @@ static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
 			goto fail;
 		}
 	}
-	if (!count)
-		return 0;
+	if (count > 1 && dst_overlaps(dst, count, src, srclen, params)) {
+		errno = EINVAL;
+		goto fail;
+	}
 
+	/* K workspaces in one region; on a 32-bit size_t the largest
+	 * parameters give 2 GiB each, so their sum is checked. */
 	K = batch_width(count);
-	if (local_reserve(local, K * workspace_size(params)))
+	one = workspace_size(params);
+	if (one > SIZE_MAX / K) {
+		errno = ENOMEM;
+		goto fail;
+	}
+	if (local_reserve(local, K * one))
 		goto fail;
 	workspace_carve(ws, K, local->aligned, params);
 
@@ -233,11 +276,17 @@ int yespower_b2b_batch(yespower_local_t *local, const uint8_t *const src[],
 /*
  * Thread-local working memory.  A pthread key's destructor frees a
  * thread's region when the thread exits (a plain __thread variable would
- * leak it, as the original does).
+ * leak it, as the original does).  The key is made on first use; if that
+ * fails (every key of the process taken), a later call tries again.
+ * Without a key, or after the library's destructor has run (a program
+ * hashing from its own destructor or atexit handler), a call uses memory
+ * of its own, freed before it returns: slower, never wrong.
  */
+enum { TLS_NONE, TLS_READY, TLS_UNLOADED };
+
 static pthread_key_t tls_key;
-static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
-static int tls_key_ok;
+static int tls_state = TLS_NONE;
+static pthread_mutex_t tls_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void tls_destroy(void *p)
 {
@@ -245,9 +294,21 @@ static void tls_destroy(void *p)
 	free(p);
 }
 
-static void tls_make_key(void)
+/* Whether tls_key can be used now, making it if need be. */
+static int tls_key_ready(void)
 {
-	tls_key_ok = (pthread_key_create(&tls_key, tls_destroy) == 0);
+	int state = __atomic_load_n(&tls_state, __ATOMIC_ACQUIRE);
+
+	if (state == TLS_NONE) {
+		pthread_mutex_lock(&tls_lock);
+		if (tls_state == TLS_NONE &&
+		    !pthread_key_create(&tls_key, tls_destroy))
+			__atomic_store_n(&tls_state, TLS_READY,
+			    __ATOMIC_RELEASE);
+		state = tls_state;
+		pthread_mutex_unlock(&tls_lock);
+	}
+	return state == TLS_READY;
 }
 
 #if defined(__GNUC__)
@@ -255,28 +316,32 @@ static void tls_make_key(void)
  * When the library is unloaded (dlclose) while threads that hashed are
  * still alive, their exit must not call tls_destroy, whose code is gone:
  * delete the key first.  Those threads' memory then stays mapped until
- * the process ends; the calling thread's is freed here.
+ * the process ends; the calling thread's is freed here.  At exit, later
+ * calls (from other destructors) hash with memory of their own.
  */
 __attribute__((destructor)) static void tls_unload(void)
 {
 	yespower_local_t *local;
 
-	if (!tls_key_ok)
-		return;
-	if ((local = pthread_getspecific(tls_key)) != NULL) {
-		pthread_setspecific(tls_key, NULL);
-		tls_destroy(local);
+	pthread_mutex_lock(&tls_lock);
+	if (tls_state == TLS_READY) {
+		if ((local = pthread_getspecific(tls_key)) != NULL) {
+			pthread_setspecific(tls_key, NULL);
+			tls_destroy(local);
+		}
+		pthread_key_delete(tls_key);
 	}
-	pthread_key_delete(tls_key);
-	tls_key_ok = 0;
+	__atomic_store_n(&tls_state, TLS_UNLOADED, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&tls_lock);
 }
 #endif
 
+/* The calling thread's local, or NULL if there is none to be had. */
 static yespower_local_t *tls_local(void)
 {
 	yespower_local_t *local;
 
-	if (pthread_once(&tls_once, tls_make_key) || !tls_key_ok)
+	if (!tls_key_ready())
 		return NULL;
 	local = pthread_getspecific(tls_key);
 	if (!local) {
@@ -291,54 +356,51 @@ static yespower_local_t *tls_local(void)
 	return local;
 }
 
-/* The thread's local, or NULL with errno ENOMEM and dst[0 .. n-1] all
- * 0xff. */
-static yespower_local_t *tls_local_or_fail(yespower_binary_t dst[], size_t n)
+/* The *_tls functions: the thread's local, or memory of this call's. */
+static int tls_batch(const yespower_hash_family *h,
+    const uint8_t *const src[], const size_t srclen[], size_t count,
+    const yespower_params_t *params, yespower_binary_t dst[])
 {
-	yespower_local_t *local = tls_local();
-	size_t i;
+	yespower_local_t *local = tls_local(), own;
+	int rc, err;
 
-	if (!local) {
-		errno = ENOMEM;
-		for (i = 0; dst && i < n; i++)
-			memset(&dst[i], 0xff, sizeof(dst[i]));
-	}
-	return local;
+	if (local)
+		return kdf_batch(h, local, src, srclen, count, params, dst);
+	yespower_region_init(&own);
+	rc = kdf_batch(h, &own, src, srclen, count, params, dst);
+	err = errno;
+	yespower_region_free(&own);
+	errno = err;
+	return rc;
 }
 
 int yespower_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst)
 {
-	yespower_local_t *local = tls_local_or_fail(dst, 1);
-
-	return local ? yespower(local, src, srclen, params, dst) : -1;
+	return tls_batch(&yespower_family_sha256, &src, &srclen, 1, params,
+	    dst);
 }
 
 int yespower_b2b_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst)
 {
-	yespower_local_t *local = tls_local_or_fail(dst, 1);
-
-	return local ? yespower_b2b(local, src, srclen, params, dst) : -1;
+	return tls_batch(&yespower_family_blake2b, &src, &srclen, 1, params,
+	    dst);
 }
 
 int yespower_batch_tls(const uint8_t *const src[], const size_t srclen[],
     size_t count, const yespower_params_t *params, yespower_binary_t dst[])
 {
-	yespower_local_t *local = tls_local_or_fail(dst, count);
-
-	return local ? yespower_batch(local, src, srclen, count, params, dst) :
-	    -1;
+	return tls_batch(&yespower_family_sha256, src, srclen, count, params,
+	    dst);
 }
 
 int yespower_b2b_batch_tls(const uint8_t *const src[],
     const size_t srclen[], size_t count, const yespower_params_t *params,
     yespower_binary_t dst[])
 {
-	yespower_local_t *local = tls_local_or_fail(dst, count);
-
-	return local ? yespower_b2b_batch(local, src, srclen, count, params,
-	    dst) : -1;
+	return tls_batch(&yespower_family_blake2b, src, srclen, count, params,
+	    dst);
 }
 
 int yespower_run_component(yespower_component_t which,

@@ -108,8 +108,9 @@ static size_t wanted[2] = { AUTO, AUTO };
 static int retry;
 static pthread_mutex_t retry_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Self-test results: 0 not run yet, 1 passed, -1 failed. */
-static int status[NIMPLS];
+/* Self-test results: 0 not run yet, 1 passed, -1 failed; and whether a
+ * test's want of memory was reported. */
+static int status[NIMPLS], nomem_said[NIMPLS];
 
 static int runs_here(size_t i)
 {
@@ -288,8 +289,11 @@ static int self_test(size_t i)
 		    i == portable_of(KIND_SHA));
 	st = core_known_answers(im->core);
 	if (st < 0) {
-		fprintf(stderr, "libyespower: no memory for the self-test of "
-		    "the %s core; not using it for now\n", im->name);
+		/* Said once: later hashes try again, silently. */
+		if (!__atomic_exchange_n(&nomem_said[i], 1, __ATOMIC_RELAXED))
+			fprintf(stderr, "libyespower: no memory for the "
+			    "self-test of the %s core; using the portable "
+			    "core until there is\n", im->name);
 		return -1;
 	}
 	return record(&status[i], st, "mixing core", im->name,

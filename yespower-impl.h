@@ -103,6 +103,14 @@ int yespower_region_alloc(yespower_region_t *region, size_t size);
 int yespower_region_free(yespower_region_t *region);
 
 /*
+ * yespower_region_lost(region): whether region's memory was lost in a
+ * fork (see yespower-platform.c): then it is no longer mapped, and its
+ * owner must forget it (yespower_region_init) and allocate anew, or free
+ * it (which then unmaps nothing).  Cheap unless a fork lost one.
+ */
+int yespower_region_lost(const yespower_region_t *region);
+
+/*
  * yespower_run_component(which, params, count, result):
  * Time-free driver for the component benchmarks: allocates the working
  * memory for params (version, N, r), runs the selected core's component

@@ -1,5 +1,6 @@
 /*
- * yespower-platform.c: working memory for the optimized implementation.
+ * yespower-platform.c: working memory for the optimized implementation
+ * (and RandomX's caches, datasets and scratchpads).
  *
  * A region is one mapping holding everything a hash needs (V, XY, S, B).
  * Large regions are given 2 MiB pages when the system has them: first
@@ -7,10 +8,22 @@
  * else a 2 MiB-aligned mapping marked for transparent huge pages; either
  * way a failure falls back silently to normal pages.  V is walked at random
  * over megabytes, so fewer TLB misses is the point.
+ *
+ * Explicit huge pages and fork().  A private MAP_HUGETLB mapping reserves
+ * its pages for the process that made it; a child of fork() shares them
+ * copy-on-write, and its first write needs a fresh huge page, which,
+ * when the pool is exhausted, kills it with SIGBUS instead of failing
+ * politely.  So every such region is listed here, and in the child (a
+ * pthread_atfork handler) each is replaced, at the same address, by
+ * normal pages: the child's locals stay valid and hash as before.  A
+ * region that cannot be replaced (no memory) is unmapped and marked lost:
+ * yespower_region_lost() says so, and its owner allocates anew.  The
+ * working memory's contents need not survive: every hash rewrites it.
  */
 #define _GNU_SOURCE 1	/* MAP_ANONYMOUS, MAP_HUGETLB, madvise */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -43,12 +56,102 @@ static void *map(size_t len, int extra_flags)
 }
 
 #ifdef MAP_HUGETLB
+/* The MAP_HUGETLB regions, for the child of a fork. */
+struct huge_region {
+	void *base;
+	size_t len;
+	int lost;
+	struct huge_region *next;
+};
+
+static struct huge_region *huge_list;
+static pthread_mutex_t huge_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t huge_once = PTHREAD_ONCE_INIT;
+static int lost_count;		/* regions lost in a fork, ever */
+
+static void huge_prepare(void)
+{
+	pthread_mutex_lock(&huge_lock);
+}
+
+static void huge_parent(void)
+{
+	pthread_mutex_unlock(&huge_lock);
+}
+
+/* In the child, alone: normal pages where the huge ones were. */
+static void huge_child(void)
+{
+	struct huge_region *r;
+
+	for (r = huge_list; r; r = r->next) {
+		if (r->lost || mmap(r->base, r->len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+		    MAP_FAILED)
+			continue;
+		munmap(r->base, r->len);
+		r->lost = 1;
+		__atomic_add_fetch(&lost_count, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&huge_lock);
+}
+
+static void huge_register_atfork(void)
+{
+	pthread_atfork(huge_prepare, huge_parent, huge_child);
+}
+
+/* List a new MAP_HUGETLB region; 0, or -1 if there is no memory to. */
+static int huge_add(void *base, size_t len)
+{
+	struct huge_region *r = malloc(sizeof(*r));
+
+	if (!r)
+		return -1;
+	pthread_once(&huge_once, huge_register_atfork);
+	r->base = base;
+	r->len = len;
+	r->lost = 0;
+	pthread_mutex_lock(&huge_lock);
+	r->next = huge_list;
+	huge_list = r;
+	pthread_mutex_unlock(&huge_lock);
+	return 0;
+}
+
+/*
+ * Take base off the list, if it is there: 1 if it was, and lost (then
+ * there is nothing to unmap), else 0.
+ */
+static int huge_remove(void *base)
+{
+	struct huge_region **p, *r;
+	int lost = 0;
+
+	if (!__atomic_load_n(&huge_list, __ATOMIC_RELAXED))
+		return 0;
+	pthread_mutex_lock(&huge_lock);
+	for (p = &huge_list; (r = *p); p = &r->next)
+		if (r->base == base) {
+			*p = r->next;
+			lost = r->lost;
+			free(r);
+			break;
+		}
+	pthread_mutex_unlock(&huge_lock);
+	return lost;
+}
+
 /* Explicit huge pages; Linux wants the length in whole huge pages. */
 static void *map_hugetlb(size_t *len)
 {
 	size_t hlen = round_up(*len, HUGEPAGE_SIZE);
 	void *p = map(hlen, MAP_HUGETLB);
 
+	if (p && huge_add(p, hlen)) {
+		munmap(p, hlen);
+		p = NULL;
+	}
 	if (p)
 		*len = hlen;
 	return p;
@@ -121,10 +224,36 @@ int yespower_region_alloc(yespower_region_t *region, size_t size)
 	return 0;
 }
 
+int yespower_region_lost(const yespower_region_t *region)
+{
+#ifdef MAP_HUGETLB
+	struct huge_region *r;
+	int lost = 0;
+
+	if (!region->base || !__atomic_load_n(&lost_count, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&huge_lock);
+	for (r = huge_list; r; r = r->next)
+		if (r->base == region->base)
+			lost = r->lost;
+	pthread_mutex_unlock(&huge_lock);
+	return lost;
+#else
+	(void)region;
+	return 0;
+#endif
+}
+
 int yespower_region_free(yespower_region_t *region)
 {
 	if (region->base) {
 #ifdef HAVE_MMAP
+#ifdef MAP_HUGETLB
+		if (huge_remove(region->base)) {
+			yespower_region_init(region);
+			return 0;
+		}
+#endif
 		if (munmap(region->base, region->base_size))
 			return -1;
 #else

@@ -487,6 +487,16 @@ int yespower_tls(const uint8_t *src, size_t srclen,
 typedef int hash_one_fn(yespower_local_t *local, const uint8_t *src,
     size_t srclen, const yespower_params_t *params, yespower_binary_t *dst);
 
+/* Do the len bytes at p share a byte with the count outputs at dst? */
+static int in_outputs(const void *p, size_t len, const yespower_binary_t *dst,
+    size_t count)
+{
+	uintptr_t a = (uintptr_t)p, lo = (uintptr_t)dst,
+	    hi = (uintptr_t)(dst + count);
+
+	return p && len && a < hi && (a >= lo || lo - a < len);
+}
+
 static int batch_loop(hash_one_fn *one, yespower_local_t *local,
     const uint8_t *const src[], const size_t srclen[], size_t count,
     const yespower_params_t *params, yespower_binary_t dst[])
@@ -503,6 +513,17 @@ static int batch_loop(hash_one_fn *one, yespower_local_t *local,
 		errno = EINVAL;
 		goto fail;
 	}
+	/* As the optimized library, which would give wrong hashes. */
+	if (count > 1 && params &&
+	    in_outputs(params->pers, params->perslen, dst, count)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	for (i = 0; count > 1 && i < count; i++)
+		if (in_outputs(src[i], srclen[i], dst, count)) {
+			errno = EINVAL;
+			goto fail;
+		}
 	for (i = 0; i < count; i++)
 		if (one(local, src[i], srclen[i], params, &dst[i]))
 			goto fail;

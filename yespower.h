@@ -106,7 +106,12 @@ int yespower(yespower_local_t *local,
  * yespower_tls(src, srclen, params, dst):
  * Like yespower(), with working memory kept by the library for the calling
  * thread.  The memory is reused across calls and freed when the thread
- * exits.
+ * exits.  Where the library cannot keep memory for the thread (every
+ * pthread key of the process taken, or the call made from a destructor or
+ * atexit handler after the library's own destructor ran), the call uses
+ * memory of its own, freed before it returns.  In a child of fork(), the
+ * parent's memory is used as the child's own (explicit huge pages it
+ * could not keep are replaced by normal ones).
  *
  * Return 0 on success; or -1 on error, as for yespower().
  *
@@ -145,11 +150,15 @@ int yespower_b2b_tls(const uint8_t *src, size_t srclen,
  * that one input's memory and multiply latencies hide behind another's:
  * more hashes per second on one thread, for miners scanning nonces.  A
  * call needs the working memory of up to three hashes.  A batch with
- * count 0 does nothing and succeeds.
+ * count 0 does nothing and succeeds, whatever the other arguments.  dst
+ * must not overlap any src[i] or the personalization (the call refuses
+ * it: the outputs would be wrong).
  *
  * Return 0 on success; or -1 on error (as yespower(); also EINVAL if src
- * or srclen is NULL with count > 0, or any src[i] is NULL with srclen[i]
- * > 0), every dst[i] then all 0xff.
+ * or srclen is NULL with count > 0, any src[i] is NULL with srclen[i] >
+ * 0, or dst overlaps an input or the personalization; ENOMEM also when
+ * the memory of the hashes interleaved would not fit in a size_t), every
+ * dst[i] then all 0xff.
  *
  * MT-safe as long as local (for the non-tls forms) and dst are not in use
  * by another thread.

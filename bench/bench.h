@@ -207,8 +207,8 @@ void json_machine(json_writer *j);
 void json_invocation(json_writer *j, char **argv);
 
 /* One run as an object, with its memory figures and implementation. */
-void json_run(json_writer *j, const bench_result *res, size_t per_hash,
-    size_t per_thread, const char *implementation);
+void json_run(json_writer *j, const bench_result *res, uint64_t per_hash,
+    uint64_t per_thread, const char *implementation);
 
 /* ---- components ---- */
 

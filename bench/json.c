@@ -122,8 +122,8 @@ void json_hex(json_writer *j, const char *key, const uint8_t *p, size_t len)
 	free(s);
 }
 
-void json_run(json_writer *j, const bench_result *res, size_t per_hash,
-    size_t per_thread, const char *implementation)
+void json_run(json_writer *j, const bench_result *res, uint64_t per_hash,
+    uint64_t per_thread, const char *implementation)
 {
 	int t;
 

@@ -338,12 +338,12 @@ static void apply_option(bench_options *o, int c, const char *arg)
 		break;
 	case ':':
 		bench_usage_error("option '%s' needs a value", arg);
-	default:
-		if (optopt >= 256 || (optopt && arg[1] == '-'))
-			bench_usage_error("option '%s' takes no value", arg);
-		if (optopt)
-			bench_usage_error("unknown option '-%c'", optopt);
-		bench_usage_error("unknown option '%s'", arg);
+	default: {
+		char msg[256];
+
+		util_bad_option(long_options, arg, optopt, msg, sizeof(msg));
+		bench_usage_error("%s", msg);
+	}
 	}
 }
 

@@ -37,6 +37,8 @@ install: $(LIBS) $(B)/yespower yespower.pc.in
 		> "$(DESTDIR)$(PKGCONFIGDIR)/yespower.pc"
 	chmod 644 "$(DESTDIR)$(PKGCONFIGDIR)/yespower.pc"
 
+# Then the directories left empty, each and its parents, up to PREFIX
+# (with DESTDIR, up to DESTDIR): what install made for these files.
 uninstall:
 	rm -f "$(DESTDIR)$(INCLUDEDIR)/yespower.h" \
 		"$(DESTDIR)$(LIBDIR)/libyespower.a" \
@@ -44,6 +46,14 @@ uninstall:
 		"$(DESTDIR)$(LIBDIR)/libyespower.so" \
 		"$(DESTDIR)$(BINDIR)/yespower" \
 		"$(DESTDIR)$(PKGCONFIGDIR)/yespower.pc"
+	@for d in "$(PKGCONFIGDIR)" "$(INCLUDEDIR)" "$(BINDIR)" "$(LIBDIR)"; do \
+		while [ "$$d" != / ] && [ "$$d" != . ] && \
+		    rmdir "$(DESTDIR)$$d" 2>/dev/null; do \
+			[ -n "$(DESTDIR)" ] || [ "$$d" != "$(PREFIX)" ] || \
+				break; \
+			d=$$(dirname "$$d"); \
+		done; \
+	done
 
 check-cli: $(B)/yespower
 	@sh test/tests-cli.sh cli

@@ -22,6 +22,7 @@
 #h   check-sanitize       every test under ASan+UBSan, every core, the reference
 #h   check-valgrind       misuse, fuzz corpus and thread exits under memcheck
 #h   fuzz-smoke           FUZZ_SECONDS of libFuzzer (clang)
+#h   check-fork-huge      a child of fork() with the huge page pool taken
 
 # ---- settings ----
 
@@ -65,7 +66,8 @@ VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \
 # ---- the suites of `make check` ----
 
 # Their lines that are not a check that passed, or the implementation.
-check-misuse check-exhaust: check-%: $(B)/test/tests-%
+check-misuse check-exhaust check-overflow check-fork check-atexit: \
+    check-%: $(B)/test/tests-%
 	@$< > $(B)/test/TESTS-$*-OUT; rc=$$?; \
 	grep -v ': ok$$\|: implementation ' $(B)/test/TESTS-$*-OUT; exit $$rc
 
@@ -75,6 +77,11 @@ check-stress: $(B)/test/tests-stress
 	else tail -n 1 $(B)/test/TESTS-STRESS-OUT; fi; exit $$rc
 
 check-fuzz-replay: fuzz-replay
+
+# tests-fork with the huge page pool exhausted: needs huge pages reserved
+# (as root: sysctl vm.nr_hugepages=64), which .ci/run does around it.
+check-fork-huge: $(B)/test/tests-fork
+	@$< --need-huge
 
 # ---- the instrumented builds ----
 
@@ -104,7 +111,11 @@ $(1)/%.o: %.c $(1)/CONFIG
 	@mkdir -p $$(@D)
 	$(2) $(3) $$(FLAGS_$$(*F)) -c $$< -o $$@
 -include $(wildcard $(1)/*.d $(1)/*/*.d)
+$(1)/%.d: ;
 endef
+
+$(eval $(call instrumented,$(SAN),$(SAN_CC),$(SAN_CFLAGS),$(SAN_CFLAGS)))
+$(eval $(call instrumented,$(FUZZ),$(FUZZ_CC),$(FUZZ_CFLAGS),$(FUZZ_CORE_CFLAGS)))
 
 # The plain driver's objects: the ordinary compiler and flags.
 $(B)/fuzz/plain/%.o: test/fuzz/%.c $(B)/CONFIG
@@ -248,9 +259,9 @@ check-valgrind: $(B)/test/tests-misuse $(B)/test/tests-stress $(B)/fuzz/replay
 	rel_run $(B)/fuzz/valgrind-stress.log $(VALGRIND) \
 		$(B)/test/tests-stress 2 3; \
 	summary="valgrind: $$passed passed, $$failed failed"; \
-	[ $$skipped = 0 ] || summary="$$summary, $$skipped skipped" \
-		"(valgrind cannot run$$cannot)"; \
+	why="valgrind cannot run$$cannot"; \
+	[ $$skipped = 0 ] || summary="$$summary, $$skipped skipped ($$why)"; \
 	echo "$$summary"; [ $$failed = 0 ]
 
 .PHONY: check-sanitize check-valgrind fuzz-smoke fuzz-replay \
-	reliability-build
+	reliability-build check-fork-huge

@@ -237,20 +237,30 @@ suite_cli() {
 	    -- "$Y" --pers-hex 6 00
 	expect "bad bits" 2 "" "give 8 hex digits" -- sugar --bits 1d00ff 00
 	expect "negative bits" 2 "" "negative target" \
-	    -- sugar --bits 1d800000 00
+	    -- sugar --bits 1d800001 00
 	expect "zero bits" 2 "" "target is zero" -- sugar --bits 1d000000 00
 	expect "overflowing bits" 2 "" "overflows 256 bits" \
 	    -- sugar --bits 2200ffff 00
-	expect "long target" 2 "" "1 to 64 hex digits" \
-	    -- sugar --target "0$gd" 00
+	expect "65 digits, a leading zero" 0 "$gr meets" "" \
+	    -- sugar --target "0$gd" "$g"
+	expect "long target" 2 "" "does not fit 256 bits" \
+	    -- sugar --target "1$gd" 00
+	expect "zero target" 2 "" "target is zero" -- sugar --target 000 00
+	expect "0x00800000 is zero, not negative" 2 "" "target is zero" \
+	    -- sugar --bits 00800000 00
 	expect "bad target" 2 "" "invalid hex character" \
 	    -- sugar --target 0x1 00
 	expect "target and bits" 2 "" "not both" \
 	    -- sugar --target 1 --bits 1d00ffff 00
 	expect "bad -j" 2 "" "give 1 to 1024 threads" -- "$Y" -j 0 00
-	expect "unknown option" 2 "" "unknown option --frobnicate" \
+	expect "unknown option" 2 "" "unknown option '--frobnicate'" \
 	    -- "$Y" --frobnicate
-	expect "unknown short option" 2 "" "unknown option -x" -- "$Y" -x
+	expect "unknown short option" 2 "" "unknown option '-x'" -- "$Y" -x
+	expect "ambiguous option" 2 "" \
+	    "ambiguous option '--p' (--preset, --pers, --pers-hex, --pers-input)" \
+	    -- "$Y" --p x 00
+	expect "value for a flag" 2 "" "option '--reverse=1' takes no value" \
+	    -- "$Y" --reverse=1 00
 	expect "missing argument" 2 "" "--preset needs an argument" \
 	    -- "$Y" --preset
 
@@ -304,6 +314,60 @@ suite_cli() {
 	    "$TMP/out" && pass || fail "--version: $(cat "$TMP/out")"
 	"$Y" -h > "$TMP/out" && grep -q '^Usage: yespower' "$TMP/out" &&
 	    grep -q -- '--list-presets' "$TMP/out" && pass || fail "-h"
+	# Every long option the help names is one the tool takes.
+	for o in $(grep -o -- '--[a-z][a-z-]*' "$TMP/out" | sort -u); do
+		"$Y" "$o" 2>&1 | grep -q "unknown option" &&
+		    fail "-h names $o, which the tool does not know"
+	done
+	pass
+
+	suite_cli_io
+}
+
+# Input that cannot be read whole, and output that cannot be written.
+suite_cli_io() {
+	h00=$("$Y" -N 1024 -r 8 00) h11=$("$Y" -N 1024 -r 8 11)
+	h22=$("$Y" -N 1024 -r 8 22)
+	# A 200 MB line with 300 MB of address space: named, and the lines
+	# after it still answered, in order; status 2.
+	(ulimit -v 300000; (printf '00\n'; head -c 200000000 /dev/zero |
+	    tr '\0' a; printf '\n11\n22\n') |
+	    "$Y" -N 1024 -r 8 -j 1 > "$TMP/out" 2> "$TMP/err"; echo $? \
+	    > "$TMP/rc")
+	if [ "$(cat "$TMP/rc")" = 2 ] &&
+	    [ "$(cat "$TMP/out")" = "$(printf '%s\n\n%s\n%s' "$h00" "$h11" \
+	    "$h22")" ] && grep -q '^yespower: line 2: ' "$TMP/err" &&
+	    [ "$(wc -l < "$TMP/err")" = 1 ]; then
+		pass
+	else
+		fail "a 200 MB line: status $(cat "$TMP/rc"), $(head -c 300 \
+		    "$TMP/err")"
+	fi
+	# Endless input is given up on, with a message: never a success.
+	"$Y" -N 1024 -r 8 -j 1 < /dev/zero > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q 'line 1: no end' "$TMP/err" && pass ||
+	    fail "reading /dev/zero: status $rc, $(cat "$TMP/err")"
+	# Output that fails stops everything at once, with a message: endless
+	# input here, so not stopping would never end (timeout: a hang guard).
+	if command -v timeout > /dev/null; then
+		yes "$GENESIS" 2> /dev/null | timeout 300 "$Y" -N 1024 -r 8 -j 1 \
+		    > /dev/full 2> "$TMP/err"
+		rc=$?
+		[ $rc = 2 ] && grep -q 'writing standard output: No space' \
+		    "$TMP/err" && pass ||
+		    fail "stdout /dev/full: status $rc, $(cat "$TMP/err")"
+		(trap '' PIPE; yes 00 2> /dev/null | timeout 300 "$Y" -N 1024 -r 8 -j 2 \
+		    2> "$TMP/err" | head -n 1 > /dev/null; echo $? > "$TMP/rc")
+		grep -q 'writing standard output: Broken pipe' "$TMP/err" &&
+		    pass || fail "EPIPE: $(cat "$TMP/err")"
+	fi
+	for a in --list-presets --version -h; do
+		"$Y" $a > /dev/full 2> "$TMP/err"
+		rc=$?
+		[ $rc = 2 ] && grep -q 'writing standard output' "$TMP/err" &&
+		    pass || fail "$a > /dev/full: status $rc, $(cat "$TMP/err")"
+	done
 }
 
 # A program that uses the installed library: the Sugarchain genesis hash,
@@ -362,9 +426,11 @@ check_program() {
 	    fail "$name: the program printed '$got'"
 }
 
-# No file or link left under directory $1.
+# Nothing left of directory $1 (what install made): no file, no link, no
+# directory, but $1 itself if it existed before (a DESTDIR).
 check_empty() {
-	left=$(find "$1" ! -type d)
+	left=
+	[ -e "$1" ] && left=$(find "$1" -mindepth 1)
 	[ -z "$left" ] && pass || fail "$2: left behind: $left"
 }
 
@@ -484,6 +550,13 @@ suite_python_pip() {
 		fail "$PYTHON -m venv failed (apt-get install python3-venv)"
 		return
 	fi
+	# The tree's own library built otherwise (with debugging
+	# information): the package must build and ship one of its own.
+	if ! $MAKE -s CFLAGS="-O1 -g" libyespower.so.1 > "$TMP/log" 2>&1; then
+		cat "$TMP/log"
+		fail "make CFLAGS=\"-O1 -g\" libyespower.so.1"
+		return
+	fi
 	# The command the README gives, from the top of the checkout, with
 	# --no-index to prove that nothing is downloaded.
 	if ! "$V/bin/python" -m pip install --no-index \
@@ -493,6 +566,15 @@ suite_python_pip() {
 		return
 	fi
 	pass
+	shipped=$(find "$V" -name libyespower.so.1 | head -n 1)
+	if [ -n "$shipped" ] && ! readelf -S "$shipped" | grep -q debug_info
+	then
+		pass
+	else
+		fail "pip install shipped the tree's libyespower.so.1 ($shipped)"
+	fi
+	$MAKE -s libyespower.so.1 > /dev/null 2>&1 ||
+	    fail "make libyespower.so.1 (back to the default flags)"
 	# Run from elsewhere, so that nothing is imported from the tree.
 	(cd "$TMP" && "$V/bin/python" -c 'import yespower_hash, yespower
 print(yespower.library_path)') > "$TMP/out" 2>&1 &&

@@ -149,7 +149,8 @@ check_target() {
 		goal="all $progs"
 	else
 		goal='libyespower.a tests build/test/tests-chains'
-		goal="$goal build/test/tests-diff build/yespower"
+		goal="$goal build/test/tests-diff build/test/tests-overflow"
+		goal="$goal build/yespower"
 		for p in $progs; do
 			goal="$goal $p.o"
 		done
@@ -199,6 +200,17 @@ check_target() {
 	else
 		tail -n 10 "$d/TESTS-DIFF-OUT"
 		fail "$t: against the reference (tests-diff $DIFF_CASES)"
+	fi
+
+	# Sizes past a 32-bit size_t (and, on 64-bit targets, past qemu's
+	# 1 GiB guest): ENOMEM, never a wrapped size.
+	if run "$d" build/test/tests-overflow > "$d/TESTS-OVERFLOW-OUT" 2>&1
+	then
+		pass
+		echo "$t: $(tail -n 1 "$d/TESTS-OVERFLOW-OUT")"
+	else
+		cat "$d/TESTS-OVERFLOW-OUT"
+		fail "$t: tests-overflow"
 	fi
 
 	check_low_cpu "$t" "$d"

@@ -14,17 +14,24 @@
  * at every offset 1..7 from an aligned address; an input that is the
  * output buffer, a personalization that is or lies inside the input; NULL
  * input with length 0 and with a length; NULL output, params, local and
- * preset; a large input; names the core selection does not know.
+ * preset; a large input; names the core selection does not know; batches
+ * of 0 inputs, batches whose output overlaps an input or the
+ * personalization; *_tls calls when every pthread key is taken, and once
+ * one is free again.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "yespower.h"
 #include "tests-util.h"
 
-static int passed, failed, is_reference;
+static int passed, failed, skipped, is_reference;
+static const char *skip_why;
 
 static void report(const char *name, int ok)
 {
@@ -432,8 +439,8 @@ static void check_null_params(void)
 
 	/* The reference does not use the local at all (as upstream's). */
 	if (is_reference) {
-		printf("misuse: NULL local: skipped (the reference ignores "
-		    "the local)\n");
+		skipped++;
+		skip_why = "the reference ignores the local";
 		return;
 	}
 	ok = 1;
@@ -504,6 +511,133 @@ static void check_large_input(void)
 	report("a 1 MiB input", ok);
 }
 
+/* A batch of nothing succeeds, whatever the other arguments are. */
+static void check_batch_of_none(void)
+{
+	yespower_params_t bad = { YESPOWER_1_0, 1000, 8, NULL, 0 };
+	yespower_local_t local;
+	int ok = yespower_init_local(&local) == 0;
+
+	ok &= yespower_batch_tls(NULL, NULL, 0, NULL, NULL) == 0;
+	ok &= yespower_b2b_batch_tls(NULL, NULL, 0, &bad, NULL) == 0;
+	ok &= yespower_batch(NULL, NULL, NULL, 0, &bad, NULL) == 0;
+	ok &= yespower_b2b_batch(&local, NULL, NULL, 0, NULL, NULL) == 0;
+	ok &= yespower_free_local(&local) == 0;
+	report("batch of 0 inputs succeeds (even with invalid arguments)", ok);
+}
+
+/*
+ * A batch's outputs overlapping an input or the personalization: refused
+ * (EINVAL, all 0xff), as it would give wrong hashes; outputs right next
+ * to them are fine and give the one-at-a-time answers.
+ */
+static void check_batch_overlap(void)
+{
+	static uint8_t buf[4096];
+	yespower_params_t p05 = { YESPOWER_0_5, 1024, 8, NULL, 0 };
+	yespower_params_t p10 = { YESPOWER_1_0, 1024, 8, NULL, 0 };
+	const uint8_t *src[4];
+	size_t len[4] = { 80, 80, 80, 80 }, i, j;
+	yespower_binary_t *dst = (yespower_binary_t *)(buf + 2048), one[4];
+	int ok = 1;
+
+	for (i = 0; i < 4; i++)
+		src[i] = buf + 100 * i;
+	p05.pers = buf + 1000;
+	p05.perslen = 10;
+	/* Each input, then the personalization, moved into dst[j]. */
+	for (i = 0; i < 5; i++) {
+		for (j = 0; j < 4; j++) {
+			const uint8_t *saved = i < 4 ? src[i] : p05.pers;
+			const uint8_t *into = dst[j].uc + 5;
+
+			fill(buf, sizeof(buf), (unsigned)(i + j));
+			if (i < 4)
+				src[i] = into;
+			else
+				p05.pers = into;
+			errno = 0;
+			ok &= yespower_batch_tls(src, len, 4, &p05, dst) == -1 &&
+			    errno == EINVAL && all_ff(&dst[0]) &&
+			    all_ff(&dst[3]);
+			if (i < 4)
+				src[i] = saved;
+			else
+				p05.pers = saved;
+		}
+	}
+	/* Touching but not overlapping: src[0] ends where dst begins. */
+	fill(buf, sizeof(buf), 9);
+	src[0] = buf + 2048 - 80;
+	for (i = 0; i < 4; i++)
+		ok &= yespower_tls(src[i], len[i], &p10, &one[i]) == 0;
+	ok &= yespower_b2b_batch_tls(src, len, 4, &p10, dst) == 0;
+	ok &= yespower_batch_tls(src, len, 4, &p10, dst) == 0;
+	for (i = 0; i < 4; i++)
+		ok &= same(&dst[i], &one[i]);
+	report("batch output overlapping an input or the personalization "
+	    "(EINVAL)", ok);
+}
+
+/* The process's virtual size in bytes, or -1. */
+static long long vm_bytes(void)
+{
+	return statm_bytes(0);
+}
+
+/*
+ * With every pthread key taken, *_tls still hashes (with memory of the
+ * call's own, freed on return); once a key is free again, a later call
+ * makes the library's key after all, and the thread keeps its memory.
+ * Run first, in a child, before anything has made the library's key.
+ */
+static int tls_without_keys_child(void)
+{
+	static pthread_key_t keys[4096];
+	yespower_params_t p = { YESPOWER_1_0, 2048, 8, NULL, 0 };
+	yespower_local_t local;
+	yespower_binary_t want, got;
+	size_t n = 0;
+	long long before, after;
+	int ok = yespower_init_local(&local) == 0 &&
+	    yespower(&local, (const uint8_t *)"keys", 4, &p, &want) == 0;
+
+	yespower_free_local(&local);
+	while (n < sizeof(keys) / sizeof(keys[0]) &&
+	    pthread_key_create(&keys[n], NULL) == 0)
+		n++;
+	ok &= n < sizeof(keys) / sizeof(keys[0]);
+	before = vm_bytes();
+	ok &= yespower_tls((const uint8_t *)"keys", 4, &p, &got) == 0 &&
+	    same(&want, &got);
+	after = vm_bytes();
+	/* Nothing kept: the 2 MiB of working memory went back. */
+	ok &= is_reference || (before > 0 && after - before < (1 << 20));
+	pthread_key_delete(keys[--n]);
+	before = vm_bytes();
+	ok &= yespower_tls((const uint8_t *)"keys", 4, &p, &got) == 0 &&
+	    same(&want, &got);
+	after = vm_bytes();
+	/* Now the thread's memory is kept for the next call. */
+	ok &= is_reference || after - before >= (2 << 20);
+	while (n)
+		pthread_key_delete(keys[--n]);
+	return ok;
+}
+
+static void check_tls_without_keys(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(NULL);
+	if ((pid = fork()) == 0)
+		_exit(tls_without_keys_child() ? 0 : 1);
+	report("*_tls with every pthread key taken, and after one is freed",
+	    pid > 0 && waitpid(pid, &status, 0) == pid &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* Core names: unknown ones are refused and change nothing. */
 static void check_core_names(void)
 {
@@ -535,6 +669,7 @@ int main(int argc, char **argv)
 	is_reference = !strcmp(yespower_impl_name(), "reference");
 	printf("misuse: implementation %s\n", yespower_impl_name());
 
+	check_tls_without_keys();	/* first: before any *_tls call */
 	check_free_twice();
 	check_local_reuse();
 	check_unaligned();
@@ -545,7 +680,12 @@ int main(int argc, char **argv)
 	check_null_params();
 	check_large_input();
 	check_core_names();
+	check_batch_of_none();
+	check_batch_overlap();
 
-	printf("misuse: %d passed, %d failed\n", passed, failed);
+	printf("misuse: %d passed, %d failed", passed, failed);
+	if (skipped)
+		printf(", %d skipped (%s)", skipped, skip_why);
+	putchar('\n');
 	return failed ? 1 : 0;
 }

@@ -91,9 +91,10 @@ void util_hex_print(FILE *f, const uint8_t *src, size_t n)
 int util_parse_target(const char *s, uint8_t target[32], char *msg,
     size_t msgsize)
 {
-	size_t len = strlen(s), i;
+	size_t len = strlen(s), i, skip = 0;
+	int nonzero = 0;
 
-	if (len == 0 || len > 64) {
+	if (len == 0) {
 		snprintf(msg, msgsize, "give 1 to 64 hex digits");
 		return -1;
 	}
@@ -102,6 +103,15 @@ int util_parse_target(const char *s, uint8_t target[32], char *msg,
 			bad_character(s, i, msg, msgsize);
 			return -1;
 		}
+	/* Leading zeros do not count towards the 64 digits. */
+	while (skip + 1 < len && s[skip] == '0')
+		skip++;
+	s += skip;
+	len -= skip;
+	if (len > 64) {
+		snprintf(msg, msgsize, "the target does not fit 256 bits");
+		return -1;
+	}
 	memset(target, 0, 32);
 	for (i = 0; i < len; i++) {
 		/* Digit i from the right is nibble i of the number. */
@@ -109,38 +119,51 @@ int util_parse_target(const char *s, uint8_t target[32], char *msg,
 		int v = util_hex_digit((unsigned char)s[i]);
 
 		target[nib / 2] |= (uint8_t)(nib % 2 ? v << 4 : v);
+		nonzero |= v;
+	}
+	/* The same rule as for --bits: no hash meets a zero target. */
+	if (!nonzero) {
+		snprintf(msg, msgsize, "the target is zero");
+		return -1;
 	}
 	return 0;
 }
 
+/*
+ * As Bitcoin's arith_uint256::SetCompact reads it: the low 23 bits are
+ * the mantissa, shifted right by 8 * (3 - size) when size < 3 (dropping
+ * bytes), left by 8 * (size - 3) otherwise; bit 23 is a sign, which only
+ * counts when the mantissa left is not zero (0x00800000 is zero, not
+ * negative); a mantissa shifted past 256 bits overflows.
+ */
 int util_bits_to_target(uint32_t bits, uint8_t target[32], char *msg,
     size_t msgsize)
 {
-	int exponent = (int)(bits >> 24), i, nonzero = 0;
-	uint32_t mantissa = bits & 0x00ffffff;
+	int size = (int)(bits >> 24), i;
+	uint32_t word = bits & 0x007fffff;
 
-	if (mantissa & 0x00800000) {
+	if (size <= 3)
+		word >>= 8 * (3 - size);
+	if (word && (bits & 0x00800000)) {
 		snprintf(msg, msgsize, "negative target (bit 0x00800000 is "
 		    "set)");
 		return -1;
 	}
-	memset(target, 0, 32);
-	for (i = 0; i < 3; i++) {
-		int pos = exponent - 3 + i;
-		uint8_t byte = (uint8_t)(mantissa >> (8 * i));
-
-		if (pos >= 32 && byte) {
-			snprintf(msg, msgsize, "target overflows 256 bits");
-			return -1;
-		}
-		if (pos >= 0 && pos < 32) {
-			target[pos] = byte;
-			nonzero |= byte;
-		}
+	if (word && (size > 34 || (word > 0xff && size > 33) ||
+	    (word > 0xffff && size > 32))) {
+		snprintf(msg, msgsize, "target overflows 256 bits");
+		return -1;
 	}
-	if (!nonzero) {
+	if (!word) {
 		snprintf(msg, msgsize, "the target is zero");
 		return -1;
+	}
+	memset(target, 0, 32);
+	for (i = 0; i < 3; i++) {
+		int pos = (size > 3 ? size - 3 : 0) + i;
+
+		if (pos < 32)
+			target[pos] = (uint8_t)(word >> (8 * i));
 	}
 	return 0;
 }
@@ -251,4 +274,46 @@ void util_list_presets(FILE *f)
 			util_print_pers(f, p->params.pers, p->params.perslen);
 		fprintf(f, " -- %s\n", p->coins);
 	}
+}
+
+void util_bad_option(const struct option *opts, const char *arg, int optopt,
+    char *msg, size_t msgsize)
+{
+	const char *name = arg + 2, *eq;
+	size_t len, i, n = 0, used;
+
+	if (arg[0] != '-' || arg[1] != '-') {
+		if (optopt > ' ' && optopt < 127)
+			snprintf(msg, msgsize, "unknown option '-%c'", optopt);
+		else
+			snprintf(msg, msgsize, "unknown option '%s'", arg);
+		return;
+	}
+	eq = strchr(name, '=');
+	len = eq ? (size_t)(eq - name) : strlen(name);
+	for (i = 0; opts[i].name; i++)
+		if (!strncmp(opts[i].name, name, len)) {
+			if (strlen(opts[i].name) == len) {
+				n = 1;	/* exact: then it is the one */
+				break;
+			}
+			n++;
+		}
+	if (n == 1 && eq) {
+		snprintf(msg, msgsize, "option '%s' takes no value", arg);
+		return;
+	}
+	if (n <= 1) {
+		snprintf(msg, msgsize, "unknown option '%s'", arg);
+		return;
+	}
+	used = (size_t)snprintf(msg, msgsize, "ambiguous option '%.*s' (",
+	    (int)(len + 2), arg);
+	for (i = 0; opts[i].name && used < msgsize; i++)
+		if (!strncmp(opts[i].name, name, len))
+			used += (size_t)snprintf(msg + used, msgsize - used,
+			    "%s--%s", msg[used - 1] == '(' ? "" : ", ",
+			    opts[i].name);
+	if (used < msgsize)
+		snprintf(msg + used, msgsize - used, ")");
 }

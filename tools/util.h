@@ -11,6 +11,7 @@
 #ifndef POW_TOOLS_UTIL_H
 #define POW_TOOLS_UTIL_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -92,5 +93,15 @@ void util_print_pers(FILE *f, const uint8_t *p, size_t len);
  * heading: name, version, N, r, hash, personalization, the coins.
  */
 void util_list_presets(FILE *f);
+
+/*
+ * util_bad_option(opts, arg, optopt, msg, msgsize): what is wrong with the
+ * option arg (argv[optind - 1]) that getopt_long (opterr 0) returned '?'
+ * for, optopt as it left it: an unknown option, an abbreviation of more
+ * than one long option (naming them), or a value given to an option that
+ * takes none.
+ */
+void util_bad_option(const struct option *opts, const char *arg, int optopt,
+    char *msg, size_t msgsize);
 
 #endif /* !POW_TOOLS_UTIL_H */

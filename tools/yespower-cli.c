@@ -60,7 +60,7 @@ static void usage(FILE *f)
 "\n"
 "Parameters (default: -v 10 -N 2048 -r 32, no personalization):\n"
 "  -p, --preset NAME    a chain's parameters (see --list-presets)\n"
-"  -v, --algo VERSION   5 (or 0.5) for yescrypt-compatible 0.5; 10 (or 1.0)\n"
+"  -v, --algo-version V 5 (or 0.5) for yescrypt-compatible 0.5; 10 (or 1.0)\n"
 "  -N N                 blocks of memory: a power of 2, 1024 to 524288\n"
 "  -r R                 block size factor, 8 to 32\n"
 "      --pers TEXT      personalization string, as bytes\n"
@@ -96,6 +96,14 @@ static int fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return EXIT_ERROR;
+}
+
+/* After printing what was asked: 0, or say why stdout failed and 2. */
+static int finish_output(void)
+{
+	if (fflush(stdout) != EOF && !ferror(stdout))
+		return 0;
+	return fail("writing standard output: %s", strerror(errno));
 }
 
 /* --target: a big-endian hex number of 1 to 64 digits. */
@@ -175,7 +183,8 @@ struct batch {
 	unsigned long nread, nclaimed, nwritten;
 	int eof;
 	int errors, misses;		/* the writer's counts */
-	int write_failed;
+	int write_failed;		/* stdout failed: stop everything */
+	int write_errno;
 };
 
 static void *worker_main(void *arg)
@@ -190,7 +199,8 @@ static void *worker_main(void *arg)
 		if (b->nclaimed == b->nread)
 			break;		/* input ended and all claimed */
 		s = &b->slots[b->nclaimed++ % b->nslots];
-		if (!s->bad) {
+		/* After output failed, nothing more is hashed. */
+		if (!s->bad && !b->write_failed) {
 			pthread_mutex_unlock(&b->lock);
 			errno = 0;
 			s->rc = hash_one(b->job, s->data, s->len, &s->hash);
@@ -241,6 +251,22 @@ static int write_slot(struct batch *b, const struct slot *s)
 	return puts(line) == EOF ? -1 : 0;
 }
 
+/*
+ * Standard output failed (a closed pipe, a full disk): say so once, and
+ * make the reader and the workers stop at once; the writer goes on only
+ * freeing slots.  Called by the writer, without the lock.
+ */
+static void output_failed(struct batch *b)
+{
+	pthread_mutex_lock(&b->lock);
+	if (!b->write_failed) {
+		b->write_failed = 1;
+		b->write_errno = errno;
+		pthread_cond_broadcast(&b->room);
+	}
+	pthread_mutex_unlock(&b->lock);
+}
+
 static void *writer_main(void *arg)
 {
 	struct batch *b = arg;
@@ -251,10 +277,12 @@ static void *writer_main(void *arg)
 	for (;;) {
 		s = &b->slots[b->nwritten % b->nslots];
 		if (b->nwritten < b->nread && s->state == SLOT_DONE) {
+			int failed = b->write_failed;
+
 			pthread_mutex_unlock(&b->lock);
-			if (write_slot(b, s))
-				b->write_failed = 1;
-			unflushed = 1;
+			if (!failed && write_slot(b, s))
+				output_failed(b);
+			unflushed = !failed;
 			free(s->data);
 			s->data = NULL;
 			pthread_mutex_lock(&b->lock);
@@ -268,7 +296,7 @@ static void *writer_main(void *arg)
 			 * gets what is done so far (a co-process needs it). */
 			pthread_mutex_unlock(&b->lock);
 			if (fflush(stdout) == EOF)
-				b->write_failed = 1;
+				output_failed(b);
 			unflushed = 0;
 			pthread_mutex_lock(&b->lock);
 		} else {
@@ -276,23 +304,29 @@ static void *writer_main(void *arg)
 		}
 	}
 	pthread_mutex_unlock(&b->lock);
-	if (fflush(stdout) == EOF)
-		b->write_failed = 1;
+	if (!b->write_failed && fflush(stdout) == EOF)
+		output_failed(b);
 	return NULL;
 }
 
 /*
  * Queue input number `number`: text[0 .. len - 1], hex with blanks around
- * it allowed.  Waits for a free slot.  Return 0; or -1 if out of memory.
+ * it allowed; or, if text is NULL, an input already known to be bad, for
+ * the reason in msg.  Waits for a free slot.  Return 0; 1 if standard
+ * output failed (stop reading); or -1 if out of memory.
  */
 static int batch_add(struct batch *b, unsigned long number,
-    const char *text, size_t len)
+    const char *text, size_t len, const char *msg)
 {
 	struct slot *s;
 
 	pthread_mutex_lock(&b->lock);
-	while (b->nread - b->nwritten >= b->nslots)
+	while (b->nread - b->nwritten >= b->nslots && !b->write_failed)
 		pthread_cond_wait(&b->room, &b->lock);
+	if (b->write_failed) {
+		pthread_mutex_unlock(&b->lock);
+		return 1;
+	}
 	s = &b->slots[b->nread % b->nslots];
 	pthread_mutex_unlock(&b->lock);
 
@@ -309,7 +343,11 @@ static int batch_add(struct batch *b, unsigned long number,
 	s->data = malloc(s->len + 1);
 	if (!s->data)
 		return -1;
-	s->bad = util_hex_decode(text, len, s->data, s->msg, sizeof(s->msg)) != 0;
+	if (text)
+		s->bad = util_hex_decode(text, len, s->data, s->msg,
+		    sizeof(s->msg)) != 0;
+	else
+		s->bad = snprintf(s->msg, sizeof(s->msg), "%s", msg) > 0;
 	s->rc = 0;
 
 	pthread_mutex_lock(&b->lock);
@@ -329,30 +367,98 @@ static void batch_end(struct batch *b)
 	pthread_mutex_unlock(&b->lock);
 }
 
+/*
+ * The longest input line kept: 64 MiB of hex, far beyond any header.  A
+ * longer line (or one there is no memory for) is answered as bad, and the
+ * rest of it read and dropped, up to LINE_GIVE_UP: past that (reading a
+ * device such as /dev/zero, say) the input is given up on.
+ */
+#define LINE_MAX_KEPT ((size_t)64 << 20)
+#define LINE_GIVE_UP ((size_t)1 << 30)
+
+enum line_result { LINE_OK, LINE_TOO_LONG, LINE_NO_MEMORY, LINE_ENDLESS,
+    LINE_EOF };
+
+/*
+ * read_line(f, buf, cap, len): the next line of f (without its newline,
+ * not NUL-terminated) into *buf (grown as needed), its length in *len.
+ * On LINE_TOO_LONG and LINE_NO_MEMORY the line was read to its end and
+ * dropped; LINE_EOF means nothing more (an error too: see ferror).
+ */
+static enum line_result read_line(FILE *f, char **buf, size_t *cap,
+    size_t *len)
+{
+	enum line_result r = LINE_OK;
+	size_t n = 0, seen = 0;
+	int c;
+
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (++seen > LINE_GIVE_UP)
+			return LINE_ENDLESS;
+		if (r != LINE_OK)
+			continue;
+		if (n == LINE_MAX_KEPT) {
+			r = LINE_TOO_LONG;
+			continue;
+		}
+		if (n == *cap) {
+			size_t grown = *cap ? 2 * *cap : 256;
+			char *p = realloc(*buf, grown);
+
+			if (!p) {
+				r = LINE_NO_MEMORY;
+				continue;
+			}
+			*buf = p;
+			*cap = grown;
+		}
+		(*buf)[n++] = (char)c;
+	}
+	if (c == EOF && seen == 0)
+		return LINE_EOF;
+	*len = n;
+	return r;
+}
+
 /* Feed the engine the arguments (argc > 0), or else the lines of stdin. */
 static int batch_feed(struct batch *b, int argc, char **argv)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	char *line = NULL, msg[96];
+	size_t cap = 0, n = 0;
 	unsigned long number = 0;
+	enum line_result r;
 	int i, rc = 0;
 
 	if (argc > 0) {
 		for (i = 0; i < argc && rc == 0; i++)
 			rc = batch_add(b, (unsigned long)i + 1, argv[i],
-			    strlen(argv[i]));
-		return rc;
+			    strlen(argv[i]), NULL);
+		return rc < 0 ? rc : 0;
 	}
-	while (rc == 0 && (n = getline(&line, &cap, stdin)) >= 0)
-		rc = batch_add(b, ++number, line, (size_t)n);
+	while (rc == 0 && (r = read_line(stdin, &line, &cap, &n)) != LINE_EOF) {
+		number++;
+		if (r == LINE_ENDLESS) {
+			fprintf(stderr, "%s: line %lu: no end in %zu bytes; "
+			    "giving up on the input\n", progname, number,
+			    LINE_GIVE_UP);
+			rc = 2;
+		} else if (r == LINE_OK) {
+			rc = batch_add(b, number, line ? line : "", n, NULL);
+		} else {
+			snprintf(msg, sizeof(msg), r == LINE_TOO_LONG ?
+			    "too long (more than %zu characters)" :
+			    "no memory to read it (%zu characters kept)",
+			    r == LINE_TOO_LONG ? LINE_MAX_KEPT : n);
+			rc = batch_add(b, number, NULL, 0, msg);
+		}
+	}
 	if (rc == 0 && ferror(stdin)) {
 		fprintf(stderr, "%s: reading standard input: %s\n", progname,
 		    strerror(errno));
-		rc = 1;
+		rc = 2;
 	}
 	free(line);
-	return rc;
+	return rc == 1 ? 0 : rc;
 }
 
 /* Hash the arguments (argc > 0), or else each line of stdin. */
@@ -401,8 +507,8 @@ static int run_batch(const struct job *job, unsigned long nthreads,
 		pthread_join(workers[i], NULL);
 	pthread_join(writer, NULL);
 	if (b.write_failed) {
-		fprintf(stderr, "%s: writing standard output failed\n",
-		    progname);
+		fprintf(stderr, "%s: writing standard output: %s\n",
+		    progname, strerror(b.write_errno));
 		rc = 1;
 	}
 
@@ -566,24 +672,25 @@ int main(int argc, char **argv)
 		case 'j': o.threads = optarg; break;
 		case OPT_LIST:
 			util_list_presets(stdout);
-			return fflush(stdout) ? EXIT_ERROR : 0;
+			return finish_output();
 		case OPT_VERSION:
 			printf("%s (libyespower) %s, implementation %s\n",
 			    progname, YESPOWER_CLI_VERSION,
 			    yespower_impl_name());
-			return fflush(stdout) ? EXIT_ERROR : 0;
+			return finish_output();
 		case 'h':
 			usage(stdout);
-			return fflush(stdout) ? EXIT_ERROR : 0;
+			return finish_output();
 		case ':':
 			return fail("%s needs an argument (see %s -h)",
 			    argv[optind - 1], progname);
-		default:
-			if (optopt > ' ' && optopt < 127)
-				return fail("unknown option -%c (see %s -h)",
-				    optopt, progname);
-			return fail("unknown option %s (see %s -h)",
-			    argv[optind - 1], progname);
+		default: {
+			char msg[256];
+
+			util_bad_option(longopts, argv[optind - 1], optopt, msg,
+			    sizeof(msg));
+			return fail("%s (see %s -h)", msg, progname);
+		}
 		}
 	}
 	ninputs = argc - optind;

@@ -1,9 +1,10 @@
 """A PEP 517 build backend for the yespower Python package, standard library
 only, so that pip can install ./python with no network and no setuptools.
 
-build_wheel() runs `make libyespower.so.1` in the libyespower checkout that
-holds this directory (pip builds a local directory in place), and writes a
-wheel of:
+build_wheel() runs `make B=build/python build/python/libyespower.so.1` in
+the libyespower checkout that holds this directory (pip builds a local
+directory in place): a build of its own with the default flags, whatever
+the top level was built with.  Then it writes a wheel of:
   yespower/__init__.py, yespower/libyespower.so.1   the module and library
   modules/*.py, at the top level                    getPoWHash per preset
   yespower-VERSION.dist-info/                       METADATA, WHEEL, RECORD
@@ -54,14 +55,20 @@ def _build_library():
                 "libyespower checkout (pip >= 21.3 builds a local directory "
                 "in place)" % (SOURCE_ROOT, needed))
     make = os.environ.get("MAKE", "make")
-    cmd = [make, "-C", SOURCE_ROOT, SONAME]
+    # A build of its own, in build/python/ with the default flags: the
+    # top-level library may have been built for something else (a
+    # sanitizer, -march=native), which must not end up in the wheel.
+    build = "build/python"
+    cmd = [make, "-C", SOURCE_ROOT, "B=" + build, build + "/" + SONAME]
+    env = dict(os.environ)
+    env.pop("CFLAGS", None)
     print("yespower: running %s" % " ".join(cmd), file=sys.stderr)
-    done = subprocess.run(cmd, stdout=sys.stderr, stderr=sys.stderr)
+    done = subprocess.run(cmd, stdout=sys.stderr, stderr=sys.stderr, env=env)
     if done.returncode != 0:
         raise RuntimeError("yespower: `%s` failed (exit status %d): the "
                            "package needs make and a C compiler"
                            % (" ".join(cmd), done.returncode))
-    return os.path.join(SOURCE_ROOT, SONAME)
+    return os.path.join(SOURCE_ROOT, build, SONAME)
 
 
 def _files(library):

@@ -10,9 +10,12 @@ YESPOWER_TEST_INSTALLED=1, which also checks that the copy inside the
 package is the one loaded.
 """
 
+import decimal
 import importlib
 import os
 import re
+import subprocess
+import sys
 import threading
 import time
 import unittest
@@ -171,6 +174,9 @@ class Interface(unittest.TestCase):
                ({"N": 1048576}, "power of 2"), ({"r": 7}, "r=7"),
                ({"r": 33}, "r=33"), ({"version": 7}, "version"),
                ({"version": True}, "version"), ({"N": 2048.0}, "integer"),
+               ({"version": 1}, "version"), ({"version": 10 + 0j}, "version"),
+               ({"version": decimal.Decimal("0.5")}, "version"),
+               ({"version": [5]}, "version"), ({"version": "5"}, "version"),
                ({"version": 5, "b2b": True}, "b2b")]
         for kw, reason in bad:
             with self.subTest(**kw):
@@ -185,6 +191,46 @@ class Interface(unittest.TestCase):
             yespower.hash_preset("yespower", "00ff")
         with self.assertRaises(TypeError):
             importlib.import_module("yespower_hash").getPoWHash("00ff")
+
+
+    def test_versions_accepted(self):
+        data = b"versions"
+        self.assertEqual(yespower.hash(data, version=0.5),
+                         yespower.hash(data, version=5))
+        self.assertEqual(yespower.hash(data, version=1.0),
+                         yespower.hash(data, version=10))
+
+    def test_impl_name(self):
+        self.assertRegex(yespower.impl_name(), r"^[a-z0-9]+\+[a-z0-9]+$")
+
+
+def import_with_library(path):
+    """Import yespower in a fresh interpreter with YESPOWER_LIBRARY=path;
+    (exit status, stderr)."""
+    env = dict(os.environ, YESPOWER_LIBRARY=path)
+    done = subprocess.run([sys.executable, "-c", "import yespower"], env=env,
+                          stderr=subprocess.PIPE, universal_newlines=True)
+    return done.returncode, done.stderr
+
+
+class Loading(unittest.TestCase):
+    def test_missing_library_named(self):
+        """A YESPOWER_LIBRARY that does not exist is an ImportError naming
+        it, never a quiet fall back to another copy."""
+        path = os.path.join(ROOT, "no-such-dir", "libyespower.so.1")
+        rc, err = import_with_library(path)
+        self.assertNotEqual(rc, 0)
+        self.assertIn("ImportError", err)
+        self.assertIn(path, err)
+
+    def test_wrong_library(self):
+        """A library that is not libyespower: ImportError, naming it."""
+        path = "libc.so.6"
+        rc, err = import_with_library(path)
+        self.assertNotEqual(rc, 0)
+        self.assertIn("ImportError", err)
+        self.assertIn("is not libyespower", err)
+        self.assertNotIn("AttributeError:", err)
 
 
 class Threads(unittest.TestCase):

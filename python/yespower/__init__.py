@@ -19,10 +19,11 @@ bytes-like raises TypeError, as hashlib does; a hash that cannot get its
 memory raises MemoryError.  The GIL is released while hashing, so threads
 hash in parallel; each thread keeps its own working memory.
 
-The module calls libyespower.so through ctypes.  It loads, in this order:
-the file named by the environment variable YESPOWER_LIBRARY; the copy that
-`pip install` put next to this file; libyespower.so.1 from the system
-(`make install`).
+The module calls libyespower.so through ctypes.  It loads the file named
+by the environment variable YESPOWER_LIBRARY, if set (and only that: if it
+cannot be loaded, or is not libyespower, importing fails naming it);
+otherwise the copy that `pip install` put next to this file, or else
+libyespower.so.1 from the system (`make install`).
 """
 
 import collections
@@ -38,7 +39,6 @@ __version__ = "1.0.0"
 _SONAME = "libyespower.so.1"
 _MIN_N, _MAX_N = 1024, 524288
 _MIN_R, _MAX_R = 8, 32
-_VERSIONS = {5: 5, 10: 10, 0.5: 5, 1.0: 10}
 _HASH_BLAKE2B = 1
 
 
@@ -66,38 +66,52 @@ class _Preset(ctypes.Structure):
 
 
 def _load():
+    """The library and its path; ImportError if it cannot be had."""
     here = os.path.dirname(os.path.abspath(__file__))
-    candidates = []
-    if os.environ.get("YESPOWER_LIBRARY"):
-        candidates.append(os.environ["YESPOWER_LIBRARY"])
-    candidates += [os.path.join(here, _SONAME), _SONAME]
+    named = os.environ.get("YESPOWER_LIBRARY")
+    # A library named in the environment is the only one tried: falling
+    # back to another copy would hide that it is not the one asked for.
+    candidates = [named] if named else [os.path.join(here, _SONAME),
+                                        _SONAME]
     problems = []
     for path in candidates:
         try:
             # CDLL, not PyDLL: every call releases the GIL.
-            return ctypes.CDLL(path, use_errno=True), path
+            lib = ctypes.CDLL(path, use_errno=True)
         except OSError as e:
             problems.append(str(e))
-    raise ImportError("yespower: cannot load libyespower (tried %s): %s"
-                      % (", ".join(candidates), "; ".join(problems)))
+            continue
+        try:
+            _declare(lib)
+        except AttributeError as e:
+            problems.append("%s is not libyespower (%s)" % (path, e))
+            continue
+        return lib, path
+    raise ImportError("yespower: cannot load libyespower (tried %s%s): %s"
+                      % (", ".join(candidates),
+                         " from $YESPOWER_LIBRARY" if named else "",
+                         "; ".join(problems)))
+
+
+def _declare(lib):
+    """The C signatures; AttributeError if lib lacks a function."""
+    hash_args = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_Params),
+                 ctypes.POINTER(_Binary)]
+    lib.yespower_tls.argtypes = hash_args
+    lib.yespower_tls.restype = ctypes.c_int
+    lib.yespower_b2b_tls.argtypes = hash_args
+    lib.yespower_b2b_tls.restype = ctypes.c_int
+    lib.yespower_preset_at.argtypes = [ctypes.c_size_t]
+    lib.yespower_preset_at.restype = ctypes.POINTER(_Preset)
+    lib.yespower_preset_hash.argtypes = [ctypes.POINTER(_Preset),
+                                         ctypes.c_char_p, ctypes.c_size_t,
+                                         ctypes.POINTER(_Binary)]
+    lib.yespower_preset_hash.restype = ctypes.c_int
+    lib.yespower_impl_name.argtypes = []
+    lib.yespower_impl_name.restype = ctypes.c_char_p
 
 
 _lib, library_path = _load()
-
-_hash_args = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_Params),
-              ctypes.POINTER(_Binary)]
-_lib.yespower_tls.argtypes = _hash_args
-_lib.yespower_tls.restype = ctypes.c_int
-_lib.yespower_b2b_tls.argtypes = _hash_args
-_lib.yespower_b2b_tls.restype = ctypes.c_int
-_lib.yespower_preset_at.argtypes = [ctypes.c_size_t]
-_lib.yespower_preset_at.restype = ctypes.POINTER(_Preset)
-_lib.yespower_preset_hash.argtypes = [ctypes.POINTER(_Preset),
-                                      ctypes.c_char_p, ctypes.c_size_t,
-                                      ctypes.POINTER(_Binary)]
-_lib.yespower_preset_hash.restype = ctypes.c_int
-_lib.yespower_impl_name.argtypes = []
-_lib.yespower_impl_name.restype = ctypes.c_char_p
 
 Preset = collections.namedtuple(
     "Preset", "name version N r pers pers_is_input hash coins")
@@ -148,6 +162,21 @@ def _int(value, what):
         raise ValueError("%s=%r: must be an integer" % (what, value))
 
 
+def _version(value):
+    """5 or 10 from 5, 10 (integers) or 0.5, 1.0 (floats); else ValueError."""
+    if isinstance(value, float):
+        if value in (0.5, 1.0):
+            return 5 if value == 0.5 else 10
+    elif not isinstance(value, bool):
+        try:
+            v = operator.index(value)
+        except TypeError:
+            v = None
+        if v in (5, 10):
+            return v
+    raise ValueError("version=%r: must be 10 (1.0) or 5 (0.5)" % (value,))
+
+
 def _check(rc, what):
     if rc == 0:
         return
@@ -171,17 +200,15 @@ def hash(data, N=2048, r=32, pers=None, version=10, *, b2b=False):
     src = _bytes(data, "data")
     N = _int(N, "N")
     r = _int(r, "r")
-    if isinstance(version, bool) or version not in _VERSIONS:
-        raise ValueError("version=%r: must be 10 (1.0) or 5 (0.5)"
-                         % (version,))
+    version = _version(version)
     if N < _MIN_N or N > _MAX_N or N & (N - 1):
         raise ValueError("N=%d: must be a power of 2 from %d to %d"
                          % (N, _MIN_N, _MAX_N))
     if r < _MIN_R or r > _MAX_R:
         raise ValueError("r=%d: must be from %d to %d" % (r, _MIN_R, _MAX_R))
-    if b2b and _VERSIONS[version] != 10:
+    if b2b and version != 10:
         raise ValueError("b2b (power2b) needs version 10 (1.0)")
-    params = _Params(_VERSIONS[version], N, r, None, 0)
+    params = _Params(version, N, r, None, 0)
     if pers is not None:
         pers = pers.encode("utf-8") if isinstance(pers, str) else \
             _bytes(pers, "pers")
@@ -229,7 +256,9 @@ def presets():
 
 
 def impl_name():
-    """The mixing core in use ("avx", "sse2", "portable", ...)."""
+    """The implementation in use, as "CORE+SHA256": the mixing core and
+    the SHA-256 compression function, such as "avx512vl+shani" or
+    "sse2+portable" (see the README's Implementations)."""
     return _lib.yespower_impl_name().decode("ascii")
 
 
