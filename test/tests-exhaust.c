@@ -32,6 +32,7 @@
 #define MIB ((size_t)1 << 20)
 
 static int passed, failed;
+static const char *skipped;	/* why one check could not run */
 
 /* Parameter sets: small and medium fit every budget below, large fit none. */
 static const yespower_params_t small = { YESPOWER_1_0, 1024, 8, NULL, 0 };
@@ -367,15 +368,19 @@ static void check_first_use(void)
 	int nomem = -1, other = -1, ok = 0;
 	size_t i;
 
+	if (is_reference) {
+		skipped = "the reference has no self-test";
+		return;
+	}
 	for (i = 0; i < sizeof(want[0][0].uc); i++)
 		sprintf(want_hex + 2 * i, "%02x", want[0][0].uc[i]);
 	if (WIFEXITED(first_use_status) && !WEXITSTATUS(first_use_status) &&
 	    sscanf(first_use_report, "%63s %63s %d %d %64s", low, after,
 	    &nomem, &other, hex) == 5)
 		ok = !strcmp(after, yespower_impl_name()) &&
-		    !strcmp(hex, want_hex) && other == 0 && (is_reference ||
-		    (!strncmp(low, "portable+", 9) &&
-		    (nomem > 0 || !strncmp(after, "portable+", 9))));
+		    !strcmp(hex, want_hex) && other == 0 &&
+		    !strncmp(low, "portable+", 9) &&
+		    (nomem > 0 || !strncmp(after, "portable+", 9));
 	printf("exhaust: first use without memory for the self-test (%s, "
 	    "%d core%s refused with ENOMEM, then %s): %s\n", low, nomem,
 	    nomem == 1 ? "" : "s", after, ok ? "ok" : "FAILED");
@@ -453,6 +458,9 @@ int main(void)
 	run("starved, then lifted", scenario_starved, 32 * MIB);
 	run("new threads", scenario_thread, 256 * MIB);
 
-	printf("exhaust: %d passed, %d failed\n", passed, failed);
+	printf("exhaust: %d passed, %d failed", passed, failed);
+	if (skipped)
+		printf(", 1 skipped (%s)", skipped);
+	putchar('\n');
 	return failed ? 1 : 0;
 }
