@@ -104,4 +104,31 @@ static inline uint32_t rx_argon2d_ref_index(uint32_t lane_blocks,
 	return (uint32_t)((start + x) % lane_blocks);
 }
 
+/*
+ * rx_argon2d_fill_segment(mem, lane_blocks, pass, slice, compress):
+ * The segment loop each instruction set's filler runs with its own block
+ * compression, inlined: compress(prev, ref, next, with_xor) sets next to
+ * G(prev ^ ref), xored into next's old contents from the second pass on
+ * (version 0x13).  The block before the lane's first is its last.
+ */
+typedef void rx_argon2d_compress_fn(const rx_argon2_block *prev,
+    const rx_argon2_block *ref, rx_argon2_block *next, int with_xor);
+
+static inline __attribute__((always_inline)) void rx_argon2d_fill_segment(
+    rx_argon2_block *mem, uint32_t lane_blocks, uint32_t pass, uint32_t slice,
+    rx_argon2d_compress_fn *compress)
+{
+	uint32_t segment_blocks = lane_blocks / RX_ARGON2_SYNC_POINTS;
+	uint32_t i = (pass == 0 && slice == 0) ? 2 : 0;
+	uint32_t cur = slice * segment_blocks + i;
+
+	for (; i < segment_blocks; i++, cur++) {
+		uint32_t prev = cur ? cur - 1 : lane_blocks - 1;
+		uint32_t ref = rx_argon2d_ref_index(lane_blocks, pass, slice,
+		    i, mem[prev].v[0]);
+
+		compress(&mem[prev], &mem[ref], &mem[cur], pass != 0);
+	}
+}
+
 #endif /* !RX_ARGON2D_H */

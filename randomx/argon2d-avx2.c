@@ -1,0 +1,153 @@
+/*
+ * argon2d-avx2.c: Argon2d's block compression on AVX2 (compiled with
+ * -mavx2; called only where the CPU has AVX2).  Same results as the
+ * portable one.
+ *
+ * The block is 32 registers of four words.  A row round (words 16i ..
+ * 16i + 15) is the BLAKE2b round on registers 4i .. 4i + 3, one row of the
+ * 4 x 4 matrix each, diagonalized with cross-lane permutes.  Column rounds
+ * go two at a time: rounds 2k and 2k + 1 use the low and high halves of
+ * the same 8 registers (k, k + 4, ..., k + 28), so their column step is
+ * lane-wise as it is, and their diagonal step pairs words from two
+ * registers with a blend and an in-half swap.
+ */
+#include <immintrin.h>
+
+#include "randomx/argon2d.h"
+
+static inline __m256i blamka(__m256i a, __m256i b)
+{
+	__m256i p = _mm256_mul_epu32(a, b);
+
+	return _mm256_add_epi64(_mm256_add_epi64(a, b),
+	    _mm256_add_epi64(p, p));
+}
+
+static inline __m256i ror32(__m256i x)
+{
+	return _mm256_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1));
+}
+
+static inline __m256i ror24(__m256i x)
+{
+	const __m256i m = _mm256_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2,
+	    11, 12, 13, 14, 15, 8, 9, 10, 3, 4, 5, 6, 7, 0, 1, 2,
+	    11, 12, 13, 14, 15, 8, 9, 10);
+
+	return _mm256_shuffle_epi8(x, m);
+}
+
+static inline __m256i ror16(__m256i x)
+{
+	const __m256i m = _mm256_setr_epi8(2, 3, 4, 5, 6, 7, 0, 1,
+	    10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1,
+	    10, 11, 12, 13, 14, 15, 8, 9);
+
+	return _mm256_shuffle_epi8(x, m);
+}
+
+static inline __m256i ror63(__m256i x)
+{
+	return _mm256_xor_si256(_mm256_srli_epi64(x, 63),
+	    _mm256_add_epi64(x, x));
+}
+
+#define G4(a, b, c, d) do { \
+	a = blamka(a, b); d = ror32(_mm256_xor_si256(d, a)); \
+	c = blamka(c, d); b = ror24(_mm256_xor_si256(b, c)); \
+	a = blamka(a, b); d = ror16(_mm256_xor_si256(d, a)); \
+	c = blamka(c, d); b = ror63(_mm256_xor_si256(b, c)); \
+} while (0)
+
+/* Row round on one row of 16 words (a = words 0-3, ..., d = 12-15). */
+static inline __attribute__((always_inline)) void row_round(__m256i *v)
+{
+	__m256i a = v[0], b = v[1], c = v[2], d = v[3];
+
+	G4(a, b, c, d);
+	b = _mm256_permute4x64_epi64(b, _MM_SHUFFLE(0, 3, 2, 1));
+	c = _mm256_permute4x64_epi64(c, _MM_SHUFFLE(1, 0, 3, 2));
+	d = _mm256_permute4x64_epi64(d, _MM_SHUFFLE(2, 1, 0, 3));
+	G4(a, b, c, d);
+	v[0] = a;
+	v[1] = _mm256_permute4x64_epi64(b, _MM_SHUFFLE(2, 1, 0, 3));
+	v[2] = _mm256_permute4x64_epi64(c, _MM_SHUFFLE(1, 0, 3, 2));
+	v[3] = _mm256_permute4x64_epi64(d, _MM_SHUFFLE(0, 3, 2, 1));
+}
+
+/* Words 1 and 3 of x with words 0 and 2 of y, each pair of words then
+ * swapped: the result is (x1 y0 x3 y2). */
+static inline __m256i pair_swap(__m256i x, __m256i y)
+{
+	return _mm256_shuffle_epi32(_mm256_blend_epi32(x, y, 0x33),
+	    _MM_SHUFFLE(1, 0, 3, 2));
+}
+
+/*
+ * Column rounds 2k and 2k + 1: v points at register k; the rows of the
+ * matrix are registers (0, 4), (8, 12), (16, 20), (24, 28) from there.
+ */
+static inline __attribute__((always_inline)) void column_rounds(__m256i *v)
+{
+	__m256i a0 = v[0], a1 = v[4], b0 = v[8], b1 = v[12];
+	__m256i c0 = v[16], c1 = v[20], d0 = v[24], d1 = v[28];
+	__m256i t0, t1;
+
+	G4(a0, b0, c0, d0);
+	G4(a1, b1, c1, d1);
+	t0 = pair_swap(b0, b1);		/* words 5, 6 */
+	t1 = pair_swap(b1, b0);		/* words 7, 4 */
+	b0 = t0;
+	b1 = t1;
+	t0 = pair_swap(d1, d0);		/* words 15, 12 */
+	t1 = pair_swap(d0, d1);		/* words 13, 14 */
+	d0 = t0;
+	d1 = t1;
+	G4(a0, b0, c1, d0);
+	G4(a1, b1, c0, d1);
+	v[0] = a0;
+	v[4] = a1;
+	v[8] = pair_swap(b1, b0);
+	v[12] = pair_swap(b0, b1);
+	v[16] = c0;
+	v[20] = c1;
+	v[24] = pair_swap(d0, d1);
+	v[28] = pair_swap(d1, d0);
+}
+
+static void compress_avx2(const rx_argon2_block *prev,
+    const rx_argon2_block *ref, rx_argon2_block *next, int with_xor)
+{
+	const __m256i *p = (const __m256i *)prev->v;
+	const __m256i *q = (const __m256i *)ref->v;
+	__m256i *out = (__m256i *)next->v;
+	__m256i r[32], z[32];
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		r[i] = _mm256_xor_si256(_mm256_load_si256(&p[i]),
+		    _mm256_load_si256(&q[i]));
+		z[i] = r[i];
+	}
+	for (i = 0; i < 8; i++)
+		row_round(&z[4 * i]);
+	for (i = 0; i < 4; i++)
+		column_rounds(&z[i]);
+	if (with_xor) {
+		for (i = 0; i < 32; i++)
+			_mm256_store_si256(&out[i], _mm256_xor_si256(
+			    _mm256_load_si256(&out[i]),
+			    _mm256_xor_si256(r[i], z[i])));
+	} else {
+		for (i = 0; i < 32; i++)
+			_mm256_store_si256(&out[i],
+			    _mm256_xor_si256(r[i], z[i]));
+	}
+}
+
+void rx_argon2d_fill_segment_avx2(rx_argon2_block *mem,
+    uint32_t lane_blocks, uint32_t pass, uint32_t slice)
+{
+	rx_argon2d_fill_segment(mem, lane_blocks, pass, slice,
+	    compress_avx2);
+}
