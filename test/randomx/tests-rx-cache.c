@@ -204,12 +204,8 @@ static void test_caches(void)
 	for (i = 0; i < sizeof(impls) / sizeof(impls[0]); i++) {
 		char what[96];
 
-		if (!rx_argon2_impl_available(impls[i])) {
-			snprintf(what, sizeof(what), "argon2 %s: not in this "
-			    "build or this CPU", rx_argon2_impl_name(impls[i]));
-			skip(what);
-			continue;
-		}
+		if (!rx_argon2_impl_available(impls[i]))
+			continue;	/* named as skipped by main() */
 		memset(memory, 0x5a, RX_CACHE_BYTES);
 		test_cache(&c, memory, impls[i], i ? digest : first);
 		if (i) {
@@ -221,12 +217,340 @@ static void test_caches(void)
 	free(memory);
 }
 
+/* ---- the reference's answers from the vector file ---- */
+
+static const rx_argon2_impl all_impls[] = {
+	RX_ARGON2_PORTABLE, RX_ARGON2_SSSE3, RX_ARGON2_AVX2
+};
+#define NIMPLS (sizeof(all_impls) / sizeof(all_impls[0]))
+
+/* Decode a hex field ("-" is empty) into b; returns the length or -1. */
+static long from_hex(uint8_t *b, size_t max, const char *hex)
+{
+	size_t n = strlen(hex), i;
+
+	if (strcmp(hex, "-") == 0)
+		return 0;
+	if (n % 2 || n / 2 > max)
+		return -1;
+	for (i = 0; i < n / 2; i++) {
+		unsigned x;
+
+		if (sscanf(hex + 2 * i, "%2x", &x) != 1)
+			return -1;
+		b[i] = (uint8_t)x;
+	}
+	return (long)(n / 2);
+}
+
+static void test_blake2gen(char *seedhex, unsigned long nonce,
+    const char *pattern, const char *want)
+{
+	uint8_t seed[128];
+	long seedlen = from_hex(seed, sizeof(seed), seedhex);
+	rx_blake2_generator gen;
+	char got[2048] = "", what[160];
+	size_t n = 0;
+	const char *p;
+
+	if (seedlen < 0) {
+		check("vector file: bad blake2gen seed", 0);
+		return;
+	}
+	rx_blake2_generator_init(&gen, seed, (size_t)seedlen, (uint32_t)nonce);
+	for (p = pattern; *p && n + 9 < sizeof(got); p++) {
+		if (*p == 'b')
+			n += (size_t)sprintf(got + n, "%02x",
+			    rx_blake2_generator_byte(&gen));
+		else
+			n += (size_t)sprintf(got + n, "%08x",
+			    rx_blake2_generator_u32(&gen));
+	}
+	snprintf(what, sizeof(what), "BlakeGenerator(%.24s%s, nonce %lu)",
+	    seedhex, strlen(seedhex) > 24 ? "..." : "", nonce);
+	check(what, strcmp(got, want) == 0);
+}
+
+static void test_argon2_vector(unsigned long blocks, unsigned long passes,
+    const char *pwdhex, const char *salthex, const char *want)
+{
+	uint8_t pwd[128], salt[128], h[32];
+	long pwdlen = from_hex(pwd, sizeof(pwd), pwdhex);
+	long saltlen = from_hex(salt, sizeof(salt), salthex);
+	uint8_t *mem = xalloc(blocks * RX_ARGON2_BLOCK_BYTES);
+	char hex[65], what[160];
+	size_t i;
+
+	for (i = 0; i < NIMPLS; i++) {
+		if (!rx_argon2_impl_available(all_impls[i]))
+			continue;
+		snprintf(what, sizeof(what), "argon2d %s, %lu blocks, %lu "
+		    "passes, password %.16s", rx_argon2_impl_name(all_impls[i]),
+		    blocks, passes, pwdhex);
+		if (pwdlen < 0 || saltlen < 0 || rx_argon2d_fill(mem,
+		    (uint32_t)blocks, (uint32_t)passes, pwd, (size_t)pwdlen,
+		    salt, (size_t)saltlen, all_impls[i])) {
+			check(what, 0);
+			continue;
+		}
+		yespower_blake2b(h, 32, NULL, 0, mem,
+		    blocks * RX_ARGON2_BLOCK_BYTES);
+		to_hex(hex, h, 32);
+		check(what, strcmp(hex, want) == 0);
+	}
+	free(mem);
+}
+
+/* The cache the cache lines of one key are checked on (best Argon2d). */
+static struct {
+	rx_cache_state c;
+	uint8_t *memory;
+	char keyhex[256];
+	int ok;
+} vc;
+
+static int vector_cache(const char *keyhex)
+{
+	uint8_t key[128];
+	long keylen;
+
+	if (vc.memory && strcmp(vc.keyhex, keyhex) == 0)
+		return vc.ok;
+	if (!vc.memory)
+		vc.memory = xalloc(RX_CACHE_BYTES);
+	snprintf(vc.keyhex, sizeof(vc.keyhex), "%s", keyhex);
+	keylen = from_hex(key, sizeof(key), keyhex);
+	vc.ok = keylen >= 0;
+	if (vc.ok)
+		rx_cache_init(&vc.c, vc.memory, key, (size_t)keylen,
+		    rx_argon2_impl_best());
+	else
+		check("vector file: bad key", 0);
+	return vc.ok;
+}
+
+static void test_cachehash(const char *keyhex, const char *want)
+{
+	uint8_t h[32];
+	char hex[65], what[160];
+
+	if (!vector_cache(keyhex))
+		return;
+	yespower_blake2b(h, 32, NULL, 0, vc.memory, RX_CACHE_BYTES);
+	to_hex(hex, h, 32);
+	snprintf(what, sizeof(what), "whole cache of key %.24s", keyhex);
+	check(what, strcmp(hex, want) == 0);
+}
+
+static void test_ssprog(const char *keyhex, const long f[9],
+    const char *hashwant, const char *regswant)
+{
+	const rx_ss_program *p;
+	uint64_t r[8];
+	uint8_t h[32], rb[64];
+	char hex[129], what[160];
+	int j;
+
+	if (!vector_cache(keyhex))
+		return;
+	if (f[0] < 0 || f[0] >= RX_CACHE_ACCESSES) {
+		check("vector file: bad program index", 0);
+		return;
+	}
+	p = &vc.c.programs[f[0]];
+	snprintf(what, sizeof(what), "key %.24s program %ld: statistics",
+	    keyhex, f[0]);
+	check(what, p->size == (uint32_t)f[1] &&
+	    p->address_reg == (uint32_t)f[2] && p->cpu_latency == f[3] &&
+	    p->asic_latency == f[4] && p->mul_count == f[5] &&
+	    p->code_size == f[6] && p->macro_ops == f[7] &&
+	    p->decode_cycles == f[8]);
+	program_hash(h, p);
+	to_hex(hex, h, 32);
+	snprintf(what, sizeof(what), "key %.24s program %ld: instructions",
+	    keyhex, f[0]);
+	check(what, strcmp(hex, hashwant) == 0);
+	for (j = 0; j < 8; j++)
+		r[j] = (UINT64_C(0x0123456789abcdef) * (uint64_t)(j + 1)) ^
+		    (UINT64_C(0xfedcba9876543210) >> j);
+	rx_superscalar_execute(r, p);
+	for (j = 0; j < 8; j++)
+		le64enc(rb + 8 * j, r[j]);
+	to_hex(hex, rb, 64);
+	snprintf(what, sizeof(what), "key %.24s program %ld: execution",
+	    keyhex, f[0]);
+	check(what, strcmp(hex, regswant) == 0);
+}
+
+static void test_item(const char *keyhex, unsigned long long n,
+    const char *want)
+{
+	uint8_t out[64], *range;
+	char hex[129], what[160];
+
+	if (!vector_cache(keyhex))
+		return;
+	rx_dataset_item(&vc.c, n, out);
+	to_hex(hex, out, 64);
+	snprintf(what, sizeof(what), "key %.24s dataset item %llu", keyhex, n);
+	check(what, strcmp(hex, want) == 0);
+	/* rx_dataset_init writes at dataset + 64 * item: give it a window
+	 * whose base lies 64 * (n - 1) bytes before the buffer, so that
+	 * items n - 1 .. n + 1 land in it (base itself is never used). */
+	if (n == 0)
+		return;
+	range = xalloc(3 * 64);
+	rx_dataset_init(&vc.c, range - 64 * (size_t)(n - 1), n - 1, 3);
+	to_hex(hex, range + 64, 64);
+	snprintf(what, sizeof(what), "key %.24s dataset range around %llu",
+	    keyhex, n);
+	check(what, strcmp(hex, want) == 0);
+	free(range);
+}
+
+static int run_vectors(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int lines = 0;
+
+	if (!f) {
+		fprintf(stderr, "tests-rx-cache: %s: %s\n", path,
+		    strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char a[1024], b[1024], c[1024], d[1024], e[1024];
+		unsigned long x, y;
+		unsigned long long n;
+		long fl[9];
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		lines++;
+		if (sscanf(line, "blake2gen %1023s %lu %1023s %1023s", a, &x, b,
+		    c) == 4)
+			test_blake2gen(a, x, b, c);
+		else if (sscanf(line, "argon2d %lu %lu %1023s %1023s %1023s", &x,
+		    &y, a, b, c) == 5)
+			test_argon2_vector(x, y, a, b, c);
+		else if (sscanf(line, "cachehash %1023s %1023s", a, b) == 2)
+			test_cachehash(a, b);
+		else if (sscanf(line, "ssprog %1023s %ld %ld %ld %ld %ld %ld %ld "
+		    "%ld %ld %1023s %1023s", a, &fl[0], &fl[1], &fl[2], &fl[3],
+		    &fl[4], &fl[5], &fl[6], &fl[7], &fl[8], d, e) == 12)
+			test_ssprog(a, fl, d, e);
+		else if (sscanf(line, "item %1023s %llu %1023s", a, &n, b) == 3)
+			test_item(a, n, b);
+		else
+			check("vector file: unknown line", 0);
+	}
+	fclose(f);
+	free(vc.memory);
+	vc.memory = NULL;
+	return lines;
+}
+
+/* ---- the SIMD Argon2d against the portable one on random inputs ---- */
+
+static uint64_t rng_state = UINT64_C(0x9e3779b97f4a7c15);
+
+static uint32_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state >> 16);
+}
+
+static void test_argon2_random(int cases)
+{
+	int k;
+	size_t i;
+
+	for (k = 0; k < cases; k++) {
+		uint32_t blocks = 8 + 4 * (rng() % 511), passes = 1 + rng() % 4;
+		size_t pwdlen = rng() % 100, saltlen = 8 + rng() % 24, bytes;
+		uint8_t pwd[100], salt[32], *want, *got;
+
+		bytes = (size_t)blocks * RX_ARGON2_BLOCK_BYTES;
+		for (i = 0; i < pwdlen; i++)
+			pwd[i] = (uint8_t)rng();
+		for (i = 0; i < saltlen; i++)
+			salt[i] = (uint8_t)rng();
+		want = xalloc(bytes);
+		got = xalloc(bytes);
+		rx_argon2d_fill(want, blocks, passes, pwd, pwdlen, salt,
+		    saltlen, RX_ARGON2_PORTABLE);
+		for (i = 1; i < NIMPLS; i++) {
+			char what[128];
+
+			if (!rx_argon2_impl_available(all_impls[i]))
+				continue;
+			snprintf(what, sizeof(what), "argon2d %s = portable, "
+			    "random case %d (%u blocks, %u passes)",
+			    rx_argon2_impl_name(all_impls[i]), k, blocks,
+			    passes);
+			memset(got, 0xa5, bytes);
+			check(what, rx_argon2d_fill(got, blocks, passes, pwd,
+			    pwdlen, salt, saltlen, all_impls[i]) == 0 &&
+			    memcmp(want, got, bytes) == 0);
+		}
+		free(want);
+		free(got);
+	}
+}
+
+/* Parameters outside Argon2's limits: -1, EINVAL, memory untouched. */
+static void test_argon2_errors(void)
+{
+	static const struct {
+		uint32_t blocks, passes;
+		size_t saltlen;
+	} bad[] = { { 4, 1, 8 }, { 10, 1, 8 }, { 8, 0, 8 }, { 8, 1, 7 } };
+	uint8_t *mem = xalloc(16 * RX_ARGON2_BLOCK_BYTES), salt[8] = { 0 };
+	size_t i, j;
+	int untouched;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(mem, 0x33, 16 * RX_ARGON2_BLOCK_BYTES);
+		errno = 0;
+		check("rx_argon2d_fill rejects invalid parameters",
+		    rx_argon2d_fill(mem, bad[i].blocks, bad[i].passes, "", 0,
+		    salt, bad[i].saltlen, RX_ARGON2_PORTABLE) == -1 &&
+		    errno == EINVAL);
+		untouched = 1;
+		for (j = 0; j < 16 * RX_ARGON2_BLOCK_BYTES; j++)
+			untouched &= mem[j] == 0x33;
+		check("rx_argon2d_fill leaves memory alone on error",
+		    untouched);
+	}
+	check("rx_argon2d_fill rejects a NULL password with a length",
+	    rx_argon2d_fill(mem, 8, 1, NULL, 1, salt, 8,
+	    RX_ARGON2_PORTABLE) == -1 && errno == EINVAL);
+	free(mem);
+}
+
 int main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	const char *path = argc > 1 ? argv[1] :
+	    "test/randomx/rx-cache-vectors.txt";
+	char what[64];
+	size_t i;
+
+	for (i = 0; i < NIMPLS; i++) {
+		if (!rx_argon2_impl_available(all_impls[i])) {
+			snprintf(what, sizeof(what), "argon2 %s: not in this "
+			    "build or this CPU", rx_argon2_impl_name(all_impls[i]));
+			skip(what);
+		}
+	}
 	test_reciprocal();
 	test_superscalar_generator();
+	test_argon2_errors();
+	test_argon2_random(12);
+	if (run_vectors(path) <= 0)
+		check("vector file read, with vectors in it", 0);
 	test_caches();
 	printf("tests-rx-cache: %d passed, %d failed", passed, failed);
 	if (skipped)
