@@ -10,6 +10,10 @@
  * the same 8 registers (k, k + 4, ..., k + 28), so their column step is
  * lane-wise as it is, and their diagonal step pairs words from two
  * registers with a blend and an in-half swap.
+ *
+ * Memory, not arithmetic, bounds a 256 MiB fill: each block reads a
+ * reference block at a random place.  Its successor's reference is known
+ * once word 0 of the block is, so that block is prefetched early.
  */
 #include <immintrin.h>
 
@@ -59,47 +63,27 @@ static inline __m256i ror63(__m256i x)
 	c = blamka(c, d); b = ror63(_mm256_xor_si256(b, c)); \
 } while (0)
 
-/*
- * Row rounds on two rows of 16 words (a = words 0-3, ..., d = 12-15 of
- * each): two independent chains written side by side, as one row's G is
- * a long chain of dependent operations.
- */
-static inline __attribute__((always_inline)) void row_rounds2(__m256i *v,
-    __m256i *w)
-{
-	__m256i a = v[0], b = v[1], c = v[2], d = v[3];
-	__m256i e = w[0], f = w[1], g = w[2], h = w[3];
-
-	G4(a, b, c, d);
-	G4(e, f, g, h);
-	b = _mm256_permute4x64_epi64(b, _MM_SHUFFLE(0, 3, 2, 1));
-	c = _mm256_permute4x64_epi64(c, _MM_SHUFFLE(1, 0, 3, 2));
-	d = _mm256_permute4x64_epi64(d, _MM_SHUFFLE(2, 1, 0, 3));
-	f = _mm256_permute4x64_epi64(f, _MM_SHUFFLE(0, 3, 2, 1));
-	g = _mm256_permute4x64_epi64(g, _MM_SHUFFLE(1, 0, 3, 2));
-	h = _mm256_permute4x64_epi64(h, _MM_SHUFFLE(2, 1, 0, 3));
-	G4(a, b, c, d);
-	G4(e, f, g, h);
-	v[0] = a;
-	v[1] = _mm256_permute4x64_epi64(b, _MM_SHUFFLE(2, 1, 0, 3));
-	v[2] = _mm256_permute4x64_epi64(c, _MM_SHUFFLE(1, 0, 3, 2));
-	v[3] = _mm256_permute4x64_epi64(d, _MM_SHUFFLE(0, 3, 2, 1));
-	w[0] = e;
-	w[1] = _mm256_permute4x64_epi64(f, _MM_SHUFFLE(2, 1, 0, 3));
-	w[2] = _mm256_permute4x64_epi64(g, _MM_SHUFFLE(1, 0, 3, 2));
-	w[3] = _mm256_permute4x64_epi64(h, _MM_SHUFFLE(0, 3, 2, 1));
-}
-
+/* Rotate rows b, c, d of a 4 x 4 matrix left by 1, 2, 3 words for the
+ * diagonal step, and back. */
 #define ROW_DIAG(b, c, d) do { \
 	b = _mm256_permute4x64_epi64(b, _MM_SHUFFLE(0, 3, 2, 1)); \
 	c = _mm256_permute4x64_epi64(c, _MM_SHUFFLE(1, 0, 3, 2)); \
 	d = _mm256_permute4x64_epi64(d, _MM_SHUFFLE(2, 1, 0, 3)); \
 } while (0)
+
 #define ROW_UNDIAG(b, c, d) do { \
 	b = _mm256_permute4x64_epi64(b, _MM_SHUFFLE(2, 1, 0, 3)); \
 	c = _mm256_permute4x64_epi64(c, _MM_SHUFFLE(1, 0, 3, 2)); \
 	d = _mm256_permute4x64_epi64(d, _MM_SHUFFLE(0, 3, 2, 1)); \
 } while (0)
+
+/*
+ * Row rounds on four rows of 16 words, v[4i .. 4i + 3] being row i's
+ * (words 0-3, ..., 12-15).  One row's round is a long chain of dependent
+ * operations; four independent ones written side by side keep the
+ * execution units busy (measured: faster than one or two at a time,
+ * despite the register spills).
+ */
 static inline __attribute__((always_inline)) void row_rounds4(__m256i *v)
 {
 	__m256i a = v[0], b = v[1], c = v[2], d = v[3];
@@ -107,12 +91,38 @@ static inline __attribute__((always_inline)) void row_rounds4(__m256i *v)
 	__m256i i = v[8], j = v[9], k = v[10], l = v[11];
 	__m256i m = v[12], n = v[13], o = v[14], p = v[15];
 
-	G4(a, b, c, d); G4(e, f, g, h); G4(i, j, k, l); G4(m, n, o, p);
-	ROW_DIAG(b, c, d); ROW_DIAG(f, g, h); ROW_DIAG(j, k, l); ROW_DIAG(n, o, p);
-	G4(a, b, c, d); G4(e, f, g, h); G4(i, j, k, l); G4(m, n, o, p);
-	ROW_UNDIAG(b, c, d); ROW_UNDIAG(f, g, h); ROW_UNDIAG(j, k, l); ROW_UNDIAG(n, o, p);
-	v[0] = a; v[1] = b; v[2] = c; v[3] = d; v[4] = e; v[5] = f; v[6] = g; v[7] = h;
-	v[8] = i; v[9] = j; v[10] = k; v[11] = l; v[12] = m; v[13] = n; v[14] = o; v[15] = p;
+	G4(a, b, c, d);
+	G4(e, f, g, h);
+	G4(i, j, k, l);
+	G4(m, n, o, p);
+	ROW_DIAG(b, c, d);
+	ROW_DIAG(f, g, h);
+	ROW_DIAG(j, k, l);
+	ROW_DIAG(n, o, p);
+	G4(a, b, c, d);
+	G4(e, f, g, h);
+	G4(i, j, k, l);
+	G4(m, n, o, p);
+	ROW_UNDIAG(b, c, d);
+	ROW_UNDIAG(f, g, h);
+	ROW_UNDIAG(j, k, l);
+	ROW_UNDIAG(n, o, p);
+	v[0] = a;
+	v[1] = b;
+	v[2] = c;
+	v[3] = d;
+	v[4] = e;
+	v[5] = f;
+	v[6] = g;
+	v[7] = h;
+	v[8] = i;
+	v[9] = j;
+	v[10] = k;
+	v[11] = l;
+	v[12] = m;
+	v[13] = n;
+	v[14] = o;
+	v[15] = p;
 }
 
 /* Words 1 and 3 of x with words 0 and 2 of y, each pair of words then
@@ -155,29 +165,15 @@ static inline __attribute__((always_inline)) void column_rounds(__m256i *v)
 	v[28] = pair_swap(d1, d0);
 }
 
-/* Where the block being computed sits, so that it can find its
- * successor's reference block early. */
-typedef struct {
-	rx_argon2_block *mem;
-	uint32_t lane_blocks, pass, slice;
-	uint32_t index;		/* position of this block in its segment */
-	int prefetch_next;	/* whether the successor is in this segment */
-} position;
-
 /*
- * The reference block of the block after this one: its index comes from
- * word 0 of this block's result (w0), which is final as soon as column
- * rounds 0 and 1 are done.
+ * next = R ^ P(R) with R = prev ^ ref (xored into next's old contents if
+ * with_xor), P being the row rounds then the column rounds; meanwhile the
+ * successor's reference block is prefetched if pos says it is in this
+ * segment.  Blocks are 64-byte aligned.
  */
-static inline const char *successor_ref(const position *pos, uint64_t w0)
-{
-	return (const char *)&pos->mem[rx_argon2d_ref_index(pos->lane_blocks,
-	    pos->pass, pos->slice, pos->index + 1, w0)];
-}
-
 static inline __attribute__((always_inline)) void compress_avx2(
     const rx_argon2_block *prev, const rx_argon2_block *ref,
-    rx_argon2_block *next, int with_xor, const position *pos)
+    rx_argon2_block *next, int with_xor, const rx_argon2d_position *pos)
 {
 	const __m256i *p = (const __m256i *)prev->v;
 	const __m256i *q = (const __m256i *)ref->v;
@@ -193,16 +189,12 @@ static inline __attribute__((always_inline)) void compress_avx2(
 	row_rounds4(&z[0]);
 	row_rounds4(&z[16]);
 	column_rounds(&z[0]);
-	/*
-	 * Start loading the next block's reference block now, so that the
-	 * other six column rounds run while its 16 lines come from memory.
-	 * (The prefetches are written here, not in a helper: GCC deems a
-	 * function that only prefetches pure, and deletes its calls.)
-	 */
+	/* Start loading the next block's reference block now, so that the
+	 * other six column rounds run while its 16 lines come from memory. */
 	if (pos->prefetch_next) {
 		uint64_t w0 = (uint64_t)_mm256_extract_epi64(
 		    _mm256_xor_si256(r[0], z[0]), 0);
-		const char *nref = successor_ref(pos, with_xor ?
+		const char *nref = rx_argon2d_successor_ref(pos, with_xor ?
 		    w0 ^ next->v[0] : w0);
 
 		for (i = 0; i < RX_ARGON2_BLOCK_BYTES; i += 64)
@@ -223,23 +215,9 @@ static inline __attribute__((always_inline)) void compress_avx2(
 	}
 }
 
-/* rx_argon2d_fill_segment's loop, with the position passed along. */
 void rx_argon2d_fill_segment_avx2(rx_argon2_block *mem,
     uint32_t lane_blocks, uint32_t pass, uint32_t slice)
 {
-	uint32_t segment_blocks = lane_blocks / RX_ARGON2_SYNC_POINTS;
-	uint32_t i = (pass == 0 && slice == 0) ? 2 : 0;
-	uint32_t cur = slice * segment_blocks + i;
-	position pos = { mem, lane_blocks, pass, slice, 0, 0 };
-
-	for (; i < segment_blocks; i++, cur++) {
-		uint32_t prev = cur ? cur - 1 : lane_blocks - 1;
-		uint32_t ref = rx_argon2d_ref_index(lane_blocks, pass, slice,
-		    i, mem[prev].v[0]);
-
-		pos.index = i;
-		pos.prefetch_next = i + 1 < segment_blocks;
-		compress_avx2(&mem[prev], &mem[ref], &mem[cur], pass != 0,
-		    &pos);
-	}
+	rx_argon2d_fill_segment(mem, lane_blocks, pass, slice,
+	    compress_avx2);
 }

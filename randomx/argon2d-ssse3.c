@@ -93,13 +93,46 @@ static inline __attribute__((always_inline)) void round_ssse3(
 	*d1 = t1;
 }
 
+/* Row rounds on two rows (8 registers each), written side by side. */
+static inline __attribute__((always_inline)) void round2_ssse3(__m128i *v,
+    __m128i *w)
+{
+	__m128i a0 = v[0], a1 = v[1], b0 = v[2], b1 = v[3];
+	__m128i c0 = v[4], c1 = v[5], d0 = v[6], d1 = v[7];
+	__m128i e0 = w[0], e1 = w[1], f0 = w[2], f1 = w[3];
+	__m128i g0 = w[4], g1 = w[5], h0 = w[6], h1 = w[7];
+
+	round_ssse3(&a0, &a1, &b0, &b1, &c0, &c1, &d0, &d1);
+	round_ssse3(&e0, &e1, &f0, &f1, &g0, &g1, &h0, &h1);
+	v[0] = a0;
+	v[1] = a1;
+	v[2] = b0;
+	v[3] = b1;
+	v[4] = c0;
+	v[5] = c1;
+	v[6] = d0;
+	v[7] = d1;
+	w[0] = e0;
+	w[1] = e1;
+	w[2] = f0;
+	w[3] = f1;
+	w[4] = g0;
+	w[5] = g1;
+	w[6] = h0;
+	w[7] = h1;
+}
+
 /*
- * next = (prev ^ ref) ^ P(prev ^ ref), xored into next if with_xor, where
- * P is the row rounds (registers 8i .. 8i + 7) then the column rounds
- * (registers i, i + 8, ..., i + 56).
+ * next = R ^ P(R) with R = prev ^ ref (xored into next's old contents if
+ * with_xor), P being the row rounds (registers 8i .. 8i + 7, two rows at
+ * a time for independent chains) then the column rounds (registers i,
+ * i + 8, ..., i + 56).  Column round 0 finishes word 0 of the result,
+ * which gives the successor's reference block: it is prefetched then,
+ * while the other seven column rounds run.
  */
-static void compress_ssse3(const rx_argon2_block *prev,
-    const rx_argon2_block *ref, rx_argon2_block *next, int with_xor)
+static inline __attribute__((always_inline)) void compress_ssse3(
+    const rx_argon2_block *prev, const rx_argon2_block *ref,
+    rx_argon2_block *next, int with_xor, const rx_argon2d_position *pos)
 {
 	const __m128i *p = (const __m128i *)prev->v;
 	const __m128i *q = (const __m128i *)ref->v;
@@ -112,13 +145,22 @@ static void compress_ssse3(const rx_argon2_block *prev,
 		    _mm_load_si128(&q[i]));
 		z[i] = r[i];
 	}
-	for (i = 0; i < 8; i++) {
-		__m128i *v = &z[8 * i];
+	for (i = 0; i < 8; i += 2)
+		round2_ssse3(&z[8 * i], &z[8 * i + 8]);
+	round_ssse3(&z[0], &z[8], &z[16], &z[24], &z[32], &z[40], &z[48],
+	    &z[56]);
+	if (pos->prefetch_next) {
+		uint64_t w0 = (uint64_t)_mm_cvtsi128_si64(
+		    _mm_xor_si128(r[0], z[0]));
+		const char *nref;
 
-		round_ssse3(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-		    &v[7]);
+		if (with_xor)
+			w0 ^= next->v[0];
+		nref = rx_argon2d_successor_ref(pos, w0);
+		for (i = 0; i < RX_ARGON2_BLOCK_BYTES; i += 64)
+			_mm_prefetch(nref + i, _MM_HINT_T0);
 	}
-	for (i = 0; i < 8; i++)
+	for (i = 1; i < 8; i++)
 		round_ssse3(&z[i], &z[i + 8], &z[i + 16], &z[i + 24],
 		    &z[i + 32], &z[i + 40], &z[i + 48], &z[i + 56]);
 	if (with_xor) {

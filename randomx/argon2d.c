@@ -227,10 +227,13 @@ static inline void round16(uint64_t *v, const unsigned idx[16])
  * Argon2's G on blocks: R = prev ^ ref seen as an 8 x 8 matrix of 16-byte
  * registers; the round runs on each row of 8 (words 16i .. 16i + 15), then
  * on each column (word pairs 2i, 2i + 1 of every row); the result is
- * R ^ Z, xored into next from the second pass on.
+ * R ^ Z, xored into next from the second pass on.  Column 0 finishes word
+ * 0 of the result, which names the successor's reference block: it is
+ * prefetched then, while the other seven columns are computed.
  */
 static void compress_portable(const rx_argon2_block *prev,
-    const rx_argon2_block *ref, rx_argon2_block *next, int with_xor)
+    const rx_argon2_block *ref, rx_argon2_block *next, int with_xor,
+    const rx_argon2d_position *pos)
 {
 	uint64_t r[RX_ARGON2_QWORDS], z[RX_ARGON2_QWORDS];
 	unsigned idx[16];
@@ -249,6 +252,13 @@ static void compress_portable(const rx_argon2_block *prev,
 			idx[2 * j + 1] = 2 * i + 16 * j + 1;
 		}
 		round16(z, idx);
+		if (i == 0 && pos->prefetch_next) {
+			uint64_t w0 = r[0] ^ z[0] ^ (with_xor ? next->v[0] : 0);
+			const char *nref = rx_argon2d_successor_ref(pos, w0);
+
+			for (j = 0; j < RX_ARGON2_BLOCK_BYTES; j += 64)
+				__builtin_prefetch(nref + j, 0, 3);
+		}
 	}
 	if (with_xor)
 		for (i = 0; i < RX_ARGON2_QWORDS; i++)

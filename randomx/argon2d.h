@@ -105,14 +105,40 @@ static inline uint32_t rx_argon2d_ref_index(uint32_t lane_blocks,
 }
 
 /*
+ * Where a block being computed sits: its segment and its position in it,
+ * and whether the block after it is in the same segment.  A compression
+ * uses it to prefetch its successor's reference block as soon as word 0
+ * of its own result is known: memory latency, not arithmetic, bounds a
+ * 256 MiB fill.
+ */
+typedef struct {
+	rx_argon2_block *mem;
+	uint32_t lane_blocks, pass, slice;
+	uint32_t index;
+	int prefetch_next;
+} rx_argon2d_position;
+
+/* The successor's reference block, given word 0 of this block's result
+ * (after the xor with its old contents in later passes). */
+static inline const char *rx_argon2d_successor_ref(
+    const rx_argon2d_position *pos, uint64_t w0)
+{
+	return (const char *)&pos->mem[rx_argon2d_ref_index(pos->lane_blocks,
+	    pos->pass, pos->slice, pos->index + 1, w0)];
+}
+
+/*
  * rx_argon2d_fill_segment(mem, lane_blocks, pass, slice, compress):
  * The segment loop each instruction set's filler runs with its own block
- * compression, inlined: compress(prev, ref, next, with_xor) sets next to
- * G(prev ^ ref), xored into next's old contents from the second pass on
- * (version 0x13).  The block before the lane's first is its last.
+ * compression, inlined: compress(prev, ref, next, with_xor, pos) sets
+ * next to G(prev ^ ref), xored into next's old contents from the second
+ * pass on (version 0x13).  The block before the lane's first is its last.
+ * (A compression that prefetches must do it in its own body: GCC deems a
+ * function that only prefetches pure, and deletes calls to it.)
  */
 typedef void rx_argon2d_compress_fn(const rx_argon2_block *prev,
-    const rx_argon2_block *ref, rx_argon2_block *next, int with_xor);
+    const rx_argon2_block *ref, rx_argon2_block *next, int with_xor,
+    const rx_argon2d_position *pos);
 
 static inline __attribute__((always_inline)) void rx_argon2d_fill_segment(
     rx_argon2_block *mem, uint32_t lane_blocks, uint32_t pass, uint32_t slice,
@@ -121,13 +147,16 @@ static inline __attribute__((always_inline)) void rx_argon2d_fill_segment(
 	uint32_t segment_blocks = lane_blocks / RX_ARGON2_SYNC_POINTS;
 	uint32_t i = (pass == 0 && slice == 0) ? 2 : 0;
 	uint32_t cur = slice * segment_blocks + i;
+	rx_argon2d_position pos = { mem, lane_blocks, pass, slice, 0, 0 };
 
 	for (; i < segment_blocks; i++, cur++) {
 		uint32_t prev = cur ? cur - 1 : lane_blocks - 1;
 		uint32_t ref = rx_argon2d_ref_index(lane_blocks, pass, slice,
 		    i, mem[prev].v[0]);
 
-		compress(&mem[prev], &mem[ref], &mem[cur], pass != 0);
+		pos.index = i;
+		pos.prefetch_next = i + 1 < segment_blocks;
+		compress(&mem[prev], &mem[ref], &mem[cur], pass != 0, &pos);
 	}
 }
 
