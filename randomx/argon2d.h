@@ -101,7 +101,10 @@ static inline uint32_t rx_argon2d_ref_index(uint32_t lane_blocks,
 	}
 	x = (x * x) >> 32;
 	x = area - 1 - (((uint64_t)area * x) >> 32);
-	return (uint32_t)((start + x) % lane_blocks);
+	/* start and x are both below lane_blocks: the wrap-around is one
+	 * subtraction, not a division on the critical path. */
+	x += start;
+	return (uint32_t)(x >= lane_blocks ? x - lane_blocks : x);
 }
 
 /*
