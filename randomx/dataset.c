@@ -7,20 +7,20 @@
 #include "randomx/blake2-generator.h"
 #include "randomx/dataset.h"
 
-void rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
+int rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
     size_t keylen, rx_argon2_impl impl)
 {
 	rx_blake2_generator gen;
 	int i;
 
+	if (rx_argon2d_fill(memory, RX_ARGON2_MEMORY_KIB, RX_ARGON2_ITERATIONS,
+	    key, keylen, RX_ARGON2_SALT, RX_ARGON2_SALT_BYTES, impl))
+		return -1;
 	c->memory = memory;
-	/* Cannot fail: the parameters are Argon2's valid RandomX ones. */
-	(void)rx_argon2d_fill(memory, RX_ARGON2_MEMORY_KIB,
-	    RX_ARGON2_ITERATIONS, key, keylen, RX_ARGON2_SALT,
-	    RX_ARGON2_SALT_BYTES, impl);
 	rx_blake2_generator_init(&gen, key, keylen, 0);
 	for (i = 0; i < RX_CACHE_ACCESSES; i++)
 		rx_superscalar_generate(&c->programs[i], &gen);
+	return 0;
 }
 
 /*

@@ -170,7 +170,8 @@ static void test_cache(rx_cache_state *c, uint8_t *memory,
 	const char *name = rx_argon2_impl_name(impl);
 	size_t i;
 
-	rx_cache_init(c, memory, "test key 000", 12, impl);
+	check("rx_cache_init succeeds",
+	    rx_cache_init(c, memory, "test key 000", 12, impl) == 0);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		char what[96];
 
@@ -213,6 +214,27 @@ static void test_caches(void)
 			    "= portable", rx_argon2_impl_name(impls[i]));
 			check(what, memcmp(first, digest, 64) == 0);
 		}
+	}
+	/* Refusals leave the cache state and its memory as they were. */
+	{
+		static rx_cache_state before;
+		int untouched = 1;
+		size_t j;
+
+		memcpy(&before, &c, sizeof(c));
+		memset(memory, 0x77, 4096);
+		errno = 0;
+		check("rx_cache_init refuses an unknown Argon2d implementation",
+		    rx_cache_init(&c, memory, "k", 1, (rx_argon2_impl)99) == -1 &&
+		    errno == EINVAL);
+		errno = 0;
+		check("rx_cache_init refuses a NULL key with a length",
+		    rx_cache_init(&c, memory, NULL, 1, RX_ARGON2_PORTABLE) ==
+		    -1 && errno == EINVAL);
+		for (j = 0; j < 4096; j++)
+			untouched &= memory[j] == 0x77;
+		check("rx_cache_init refusals touch neither state nor memory",
+		    untouched && memcmp(&before, &c, sizeof(c)) == 0);
 	}
 	free(memory);
 }
@@ -322,8 +344,8 @@ static int vector_cache(const char *keyhex)
 	keylen = from_hex(key, sizeof(key), keyhex);
 	vc.ok = keylen >= 0;
 	if (vc.ok)
-		rx_cache_init(&vc.c, vc.memory, key, (size_t)keylen,
-		    rx_argon2_impl_best());
+		vc.ok = rx_cache_init(&vc.c, vc.memory, key, (size_t)keylen,
+		    rx_argon2_impl_best()) == 0;
 	else
 		check("vector file: bad key", 0);
 	return vc.ok;
