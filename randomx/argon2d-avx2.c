@@ -192,9 +192,13 @@ static inline __attribute__((always_inline)) void compress_avx2(
 	/* Start loading the next block's reference block now, so that the
 	 * other six column rounds run while its 16 lines come from memory. */
 	if (pos->prefetch_next) {
-		uint64_t w0 = (uint64_t)_mm256_extract_epi64(
-		    _mm256_xor_si256(r[0], z[0]), 0);
-		const char *nref = rx_argon2d_successor_ref(pos, with_xor ?
+		uint64_t w0;
+		const char *nref;
+
+		/* (a store, not _mm256_extract_epi64: i686 lacks that) */
+		_mm_storel_epi64((__m128i *)&w0, _mm256_castsi256_si128(
+		    _mm256_xor_si256(r[0], z[0])));
+		nref = rx_argon2d_successor_ref(pos, with_xor ?
 		    w0 ^ next->v[0] : w0);
 
 		for (i = 0; i < RX_ARGON2_BLOCK_BYTES; i += 64)

@@ -150,9 +150,11 @@ static inline __attribute__((always_inline)) void compress_ssse3(
 	round_ssse3(&z[0], &z[8], &z[16], &z[24], &z[32], &z[40], &z[48],
 	    &z[56]);
 	if (pos->prefetch_next) {
-		uint64_t w0 = (uint64_t)_mm_cvtsi128_si64(
-		    _mm_xor_si128(r[0], z[0]));
+		uint64_t w0;
 		const char *nref;
+
+		/* (a store, not _mm_cvtsi128_si64: i686 lacks that) */
+		_mm_storel_epi64((__m128i *)&w0, _mm_xor_si128(r[0], z[0]));
 
 		if (with_xor)
 			w0 ^= next->v[0];
