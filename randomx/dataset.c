@@ -1,7 +1,6 @@
 /*
  * dataset.c: the RandomX cache and dataset items (specification, 7).
  */
-
 #include "sysendian.h"
 #include "randomx/blake2-generator.h"
 #include "randomx/dataset.h"
