@@ -186,6 +186,14 @@ static inline __attribute__((always_inline)) void compress_avx2(
 		    _mm256_load_si256(&q[i]));
 		z[i] = r[i];
 	}
+	/* The block after this one is written next: the hardware's stream
+	 * prefetch stops at each 4 KiB page, every fourth block. */
+	if (pos->prefetch_next) {
+		const char *after = (const char *)(next + 1);
+
+		for (i = 0; i < RX_ARGON2_BLOCK_BYTES; i += 64)
+			_mm_prefetch(after + i, _MM_HINT_T0);
+	}
 	row_rounds4(&z[0]);
 	row_rounds4(&z[16]);
 	column_rounds(&z[0]);

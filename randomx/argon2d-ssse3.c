@@ -145,6 +145,14 @@ static inline __attribute__((always_inline)) void compress_ssse3(
 		    _mm_load_si128(&q[i]));
 		z[i] = r[i];
 	}
+	/* The block after this one is written next: the hardware's stream
+	 * prefetch stops at each 4 KiB page, every fourth block. */
+	if (pos->prefetch_next) {
+		const char *after = (const char *)(next + 1);
+
+		for (i = 0; i < RX_ARGON2_BLOCK_BYTES; i += 64)
+			_mm_prefetch(after + i, _MM_HINT_T0);
+	}
 	for (i = 0; i < 8; i += 2)
 		round2_ssse3(&z[8 * i], &z[8 * i + 8]);
 	round_ssse3(&z[0], &z[8], &z[16], &z[24], &z[32], &z[40], &z[48],

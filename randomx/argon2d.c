@@ -241,6 +241,11 @@ static void compress_portable(const rx_argon2_block *prev,
 
 	for (i = 0; i < RX_ARGON2_QWORDS; i++)
 		r[i] = z[i] = prev->v[i] ^ ref->v[i];
+	/* The block after this one is written next: the hardware's stream
+	 * prefetch stops at each 4 KiB page, every fourth block. */
+	if (pos->prefetch_next)
+		for (i = 0; i < RX_ARGON2_BLOCK_BYTES; i += 64)
+			__builtin_prefetch((const char *)(next + 1) + i, 0, 3);
 	for (i = 0; i < 8; i++) {
 		for (j = 0; j < 16; j++)
 			idx[j] = 16 * i + j;
