@@ -147,6 +147,13 @@ static void tables_init(void)
 		}
 }
 
+/* The rounds and column moves must inline into the loops to be fast. */
+#ifdef __GNUC__
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 static inline void tables_ready(void)
 {
 	pthread_once(&tables_once, tables_init);
@@ -158,7 +165,7 @@ static inline void tables_ready(void)
 #define B3(w) ((w) >> 24)
 
 /* AESENC on columns s[0..3] with key k: row r comes from column j + r. */
-static inline void enc_round(uint32_t s[4], const uint32_t k[4])
+HOT void enc_round(uint32_t s[4], const uint32_t k[4])
 {
 	uint32_t t0 = te[0][B0(s[0])] ^ te[1][B1(s[1])] ^
 	    te[2][B2(s[2])] ^ te[3][B3(s[3])] ^ k[0];
@@ -176,7 +183,7 @@ static inline void enc_round(uint32_t s[4], const uint32_t k[4])
 }
 
 /* AESDEC: row r comes from column j - r. */
-static inline void dec_round(uint32_t s[4], const uint32_t k[4])
+HOT void dec_round(uint32_t s[4], const uint32_t k[4])
 {
 	uint32_t t0 = td[0][B0(s[0])] ^ td[1][B1(s[3])] ^
 	    td[2][B2(s[2])] ^ td[3][B3(s[1])] ^ k[0];
@@ -194,7 +201,7 @@ static inline void dec_round(uint32_t s[4], const uint32_t k[4])
 }
 
 /* n 16-byte columns from memory into words, and back. */
-static void load_cols(uint32_t (*w)[4], const uint8_t *p, unsigned n)
+HOT void load_cols(uint32_t (*w)[4], const uint8_t *p, unsigned n)
 {
 	unsigned i, j;
 
@@ -203,7 +210,7 @@ static void load_cols(uint32_t (*w)[4], const uint8_t *p, unsigned n)
 			w[i][j] = le32dec(p + 16 * i + 4 * j);
 }
 
-static void store_cols(uint8_t *p, uint32_t (*w)[4], unsigned n)
+HOT void store_cols(uint8_t *p, uint32_t (*w)[4], unsigned n)
 {
 	unsigned i, j;
 
@@ -337,7 +344,7 @@ static void soft_hash_fill1r(void *buf, size_t len, uint8_t hash[64],
 }
 
 /* A register half-pair (two little-endian words) as four column words. */
-static void words_to_cols(uint32_t c[4], const uint64_t *w)
+HOT void words_to_cols(uint32_t c[4], const uint64_t *w)
 {
 	c[0] = (uint32_t)w[0];
 	c[1] = (uint32_t)(w[0] >> 32);

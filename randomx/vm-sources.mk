@@ -10,3 +10,13 @@ RX_VM_X86_SRCS = randomx/aes-ni.c
 RX_CFLAGS_aes-ni = -maes
 RX_CFLAGS_vm-interp = -frounding-math -ffp-contract=off
 RX_VM_TESTS = test/randomx/tests-rx-vm.c
+
+# api-compat.c includes "randomx.h" as a reference user's program does.
+RX_VM_TESTS += test/randomx/api-compat.c
+RX_CFLAGS_api-compat = -Irandomx
+
+# rx-abcompare: two RandomX shared libraries side by side (not a test;
+# `make build/randomx/rx-abcompare`, see the file).
+RX_CFLAGS_rx-abcompare = -Irandomx
+$(RX_BUILD)/rx-abcompare: $(RX_BUILD)/rx-abcompare.o
+	$(CC) $(LDFLAGS) -o $@ $< -ldl -lpthread

@@ -40,6 +40,7 @@
 #include "blake2b.h"
 #include "cpu-features.h"
 #include "sysendian.h"
+#include "tests-util.h"
 #include "randomx/aes.h"
 #include "randomx/dataset.h"
 #include "randomx/program.h"
@@ -82,15 +83,6 @@ static void *xalloc(size_t n)
 	return p;
 }
 
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Hex (or "-" for empty) into out; the byte count, or -1 if malformed. */
 static long from_hex(const char *hex, uint8_t *out, size_t max)
 {
@@ -101,7 +93,7 @@ static long from_hex(const char *hex, uint8_t *out, size_t max)
 	if (n % 2 || n / 2 > max)
 		return -1;
 	for (i = 0; i < n / 2; i++) {
-		int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -1;
@@ -118,7 +110,7 @@ static int equals_hex(const void *p, const char *hex)
 	return n >= 0 && memcmp(p, want, (size_t)n) == 0;
 }
 
-static int all_ff(const uint8_t *p, size_t n)
+static int all_ff_bytes(const uint8_t *p, size_t n)
 {
 	size_t i;
 
@@ -1570,40 +1562,40 @@ static void test_misuse(randomx_cache *c1)
 	randomx_calculate_hash_last(NULL, h);
 	memset(h, 0, sizeof(h));
 	randomx_calculate_hash(vm, NULL, 5, h);
-	check("hash of NULL with a length: all 0xff", all_ff(h, 32));
+	check("hash of NULL with a length: all 0xff", all_ff_bytes(h, 32));
 	memset(h, 0, sizeof(h));
 	randomx_calculate_commitment(NULL, 5, h, h);
-	check("commitment of NULL with a length: all 0xff", all_ff(h, 32));
+	check("commitment of NULL with a length: all 0xff", all_ff_bytes(h, 32));
 	memset(h, 0, sizeof(h));
 	randomx_calculate_commitment("x", 1, NULL, h);
-	check("commitment of a NULL hash: all 0xff", all_ff(h, 32));
+	check("commitment of a NULL hash: all 0xff", all_ff_bytes(h, 32));
 	randomx_calculate_commitment("x", 1, h, NULL);
 
 	/* _next and _last with nothing started; a bad input in the chain */
 	memset(h, 0, sizeof(h));
 	randomx_calculate_hash_last(vm, h);
-	check("hash_last with no hash started: all 0xff", all_ff(h, 32));
+	check("hash_last with no hash started: all 0xff", all_ff_bytes(h, 32));
 	randomx_calculate_hash_first(vm, NULL, 3);
 	len = published_in(3, in);
 	memset(h, 0, sizeof(h));
 	randomx_calculate_hash_next(vm, in, len, h);
-	check("hash_next after a bad first input: all 0xff", all_ff(h, 32));
+	check("hash_next after a bad first input: all 0xff", all_ff_bytes(h, 32));
 	randomx_calculate_hash_next(vm, NULL, 9, h);
 	check("... and the chain goes on: the next input's hash",
 	    equals_hex(h, published_v1[3]));
 	memset(h, 0, sizeof(h));
 	randomx_calculate_hash_last(vm, h);
-	check("hash_last after a bad next input: all 0xff", all_ff(h, 32));
+	check("hash_last after a bad next input: all 0xff", all_ff_bytes(h, 32));
 
 	/* a cache made uninitialized: its VMs give 0xff, set_cache refuses */
 	randomx_init_cache(c1, NULL, 4);
 	memset(h, 0, sizeof(h));
 	randomx_calculate_hash(vm, "x", 1, h);
-	check("light VM on an uninitialized cache: all 0xff", all_ff(h, 32));
+	check("light VM on an uninitialized cache: all 0xff", all_ff_bytes(h, 32));
 	randomx_calculate_hash_first(vm, "x", 1);
 	memset(h, 0, sizeof(h));
 	randomx_calculate_hash_last(vm, h);
-	check("batch on an uninitialized cache: all 0xff", all_ff(h, 32));
+	check("batch on an uninitialized cache: all 0xff", all_ff_bytes(h, 32));
 	check("no new light VM on an uninitialized cache",
 	    randomx_create_vm(RANDOMX_FLAG_DEFAULT, c1, NULL) == NULL);
 	full = randomx_create_vm(RANDOMX_FLAG_FULL_MEM, c1, NULL);
@@ -1616,6 +1608,39 @@ static void test_misuse(randomx_cache *c1)
 	check("randomx_vm_set_cache to an initialized cache: hashes again",
 	    equals_hex(h, published_v1[0]));
 	randomx_destroy_vm(vm);
+}
+
+/*
+ * Releasing gives the memory back: allocating and releasing caches,
+ * datasets and VMs (mmap'ed, where valgrind does not look) three times
+ * leaves the process's size where it was.
+ */
+static void test_memory_released(void)
+{
+	long long before = statm_bytes(0), after;
+	int i;
+
+	if (before < 0) {
+		skip("memory released: /proc/self/statm unreadable");
+		return;
+	}
+	for (i = 0; i < 3; i++) {
+		randomx_cache *c = randomx_alloc_cache(RANDOMX_FLAG_DEFAULT);
+		randomx_dataset *d = randomx_alloc_dataset(RANDOMX_FLAG_DEFAULT);
+		randomx_vm *full = randomx_create_vm(RANDOMX_FLAG_FULL_MEM,
+		    NULL, d);
+		randomx_vm *light = randomx_create_vm(RANDOMX_FLAG_DEFAULT,
+		    cache0, NULL);
+
+		check("objects allocated", c && d && full && light);
+		randomx_destroy_vm(full);
+		randomx_destroy_vm(light);
+		randomx_release_dataset(d);
+		randomx_release_cache(c);
+	}
+	after = statm_bytes(0);
+	check("release and destroy give the memory back (virtual size)",
+	    after >= 0 && after - before < (8 << 20));
 }
 
 /* ---- the vector file ---- */
@@ -1716,6 +1741,7 @@ int main(int argc, char **argv)
 	test_batch(cache0);
 	test_rounding_kept(cache0);
 	test_misuse(cache1);
+	test_memory_released();
 	test_hash_vectors(cache1);
 
 	ds = randomx_alloc_dataset(RANDOMX_FLAG_DEFAULT);
