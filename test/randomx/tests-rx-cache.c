@@ -410,6 +410,7 @@ static void test_item(const char *keyhex, unsigned long long n,
 	uint8_t out[64], *range;
 	char hex[129], what[160];
 	unsigned long long first;
+	int i, same;
 
 	if (!vector_cache(keyhex))
 		return;
@@ -419,17 +420,25 @@ static void test_item(const char *keyhex, unsigned long long n,
 	check(what, strcmp(hex, want) == 0);
 	/*
 	 * rx_dataset_init writes item m at dataset + 64 * m: give it a base
-	 * 64 * first bytes before a 17-item buffer (the base itself is never
-	 * touched), so the range covers two side-by-side batches of 8 and one
-	 * single item, with item n in one of them.
+	 * 64 * first bytes before a buffer of two side-by-side batches and
+	 * one item more (the base itself is never touched), with item n in
+	 * the first batch; the last item goes through the one-item path.
 	 */
-	first = n >= 5 ? n - 5 : 0;
-	range = xalloc(17 * 64);
-	rx_dataset_init(&vc.c, range - 64 * (size_t)first, first, 17);
+	first = n >= RX_SS_BATCH / 2 ? n - RX_SS_BATCH / 2 : 0;
+	range = xalloc((2 * RX_SS_BATCH + 1) * 64);
+	rx_dataset_init(&vc.c, range - 64 * (size_t)first, first,
+	    2 * RX_SS_BATCH + 1);
 	to_hex(hex, range + 64 * (size_t)(n - first), 64);
 	snprintf(what, sizeof(what), "key %.24s dataset range with %llu",
 	    keyhex, n);
 	check(what, strcmp(hex, want) == 0);
+	for (i = 0, same = 1; i < 2 * RX_SS_BATCH + 1; i++) {
+		rx_dataset_item(&vc.c, first + i, out);
+		same &= memcmp(out, range + 64 * i, 64) == 0;
+	}
+	snprintf(what, sizeof(what), "key %.24s dataset range around %llu "
+	    "= its items one by one", keyhex, n);
+	check(what, same);
 	free(range);
 }
 
