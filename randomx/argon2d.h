@@ -43,12 +43,14 @@ const char *rx_argon2_impl_name(rx_argon2_impl impl);
 
 /*
  * rx_argon2d_fill(memory, blocks, passes, pwd, pwdlen, salt, saltlen, impl):
- * Fill memory (blocks * 1 KiB, 64-byte aligned) as Argon2d with one lane,
- * blocks KiB of memory, passes iterations, tag length 0, no secret and no
- * associated data would before its finalization.  blocks must be a
- * multiple of 4 and at least 8, passes at least 1, salt at least 8 bytes
- * (Argon2's own limits); impl must be available.  Returns 0, or -1 with
- * errno = EINVAL for parameters outside those limits (memory untouched).
+ * Fill memory (blocks * 1 KiB, 64-byte aligned) as Argon2d version 0x13
+ * fills its memory before the finalization, with password pwd, salt salt,
+ * one lane, blocks KiB of memory, passes iterations, tag length 0, no
+ * secret and no associated data.  blocks must be a multiple of 4 and at
+ * least 8, passes at least 1, salt at least 8 bytes (Argon2's own
+ * limits); pwd may be NULL when pwdlen is 0.  Returns 0, or -1 with
+ * errno = EINVAL, memory untouched, for parameters outside those limits
+ * or an impl that is not available.
  * RandomX's cache is blocks = RX_ARGON2_MEMORY_KIB, passes =
  * RX_ARGON2_ITERATIONS, salt RX_ARGON2_SALT (rx_cache_init does that).
  * Thread-safe for distinct memory.
