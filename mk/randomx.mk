@@ -68,7 +68,7 @@ $(RX_BUILD)/librandomx.a: $(RX_LIB_OBJS)
 # Only the randomx_* API is exported (randomx/librandomx.map).
 $(RX_BUILD)/$(RX_SONAME): $(RX_LIB_OBJS) $(RX_MAP)
 	$(CC) -shared -Wl,-soname,$(RX_SONAME) \
-		$(if $(RX_MAP),-Wl,--version-script=$(RX_MAP)) \
+		$(RX_MAP:%=-Wl,--version-script=%) \
 		$(LDFLAGS) -o $@ $(RX_LIB_OBJS) $(RX_LDLIBS)
 
 $(RX_BUILD)/librandomx.so: $(RX_BUILD)/$(RX_SONAME)
