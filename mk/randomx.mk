@@ -5,6 +5,8 @@
 #                         librandomx.so.1) and the RandomX test programs
 #   make check-randomx    (in `make check`) every RandomX test program
 #   make clean-randomx    remove build/randomx/
+#   make build/randomx/rx-cache-abcompare   a speed comparison of two
+#                         librandomx.so's caches and dataset items
 #
 # Sources: the cache and dataset files below; the VM's list comes from
 # randomx/vm-sources.mk (RX_VM_SRCS: generic files; RX_VM_X86_SRCS: files
@@ -77,6 +79,13 @@ $(RX_BUILD)/librandomx.so: $(RX_BUILD)/$(RX_SONAME)
 $(RX_TEST_PROGS): $(RX_BUILD)/%: $(RX_BUILD)/%.o $(RX_BUILD)/librandomx.a
 	$(CC) $(LDFLAGS) -o $@ $< $(RX_BUILD)/librandomx.a $(RX_LDLIBS)
 
+# rx-cache-abcompare: the cache and dataset speed of two librandomx.so
+# side by side (not a test: `make build/randomx/rx-cache-abcompare`, see
+# the file).
+RX_CFLAGS_rx-cache-abcompare = -Irandomx
+$(RX_BUILD)/rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare.o
+	$(CC) $(LDFLAGS) -o $@ $< -ldl
+
 # Each program prints its own "NAME: N passed, N failed" line last and
 # exits non-zero on a failure; all of them run even if one fails.
 check-randomx: $(RX_TEST_PROGS)
@@ -89,6 +98,7 @@ clean-randomx:
 	rm -rf $(RX_BUILD)
 clean: clean-randomx
 
--include $(RX_LIB_OBJS:.o=.d) $(RX_TEST_PROGS:=.d)
+-include $(RX_LIB_OBJS:.o=.d) $(RX_TEST_PROGS:=.d) \
+	$(RX_BUILD)/rx-cache-abcompare.d
 
 .PHONY: randomx check-randomx clean-randomx
