@@ -365,6 +365,22 @@ static int vm_ready(const randomx_vm *vm)
 	    (vm->cache != NULL && vm->cache->initialized);
 }
 
+/*
+ * Around a hash: the caller's floating-point environment is saved and
+ * switched to non-stop mode (inexact results are the rule here, and the
+ * caller's enabled traps must not fire), then restored, exception flags
+ * included, so the caller sees nothing of it.
+ */
+static void fp_enter(fenv_t *env)
+{
+	feholdexcept(env);
+}
+
+static void fp_leave(const fenv_t *env)
+{
+	fesetenv(env);
+}
+
 static void fill_ff(void *output)
 {
 	if (output)
@@ -425,13 +441,13 @@ void randomx_calculate_hash(randomx_vm *machine, const void *input,
 	/* This hash reuses the scratchpad: a pending batch hash is lost. */
 	if (machine->batch != BATCH_NONE)
 		machine->batch = BATCH_BAD;
-	fegetenv(&env);
+	fp_enter(&env);
 	start_hash(machine, input, inputSize);
 	run_programs(machine);
 	machine->st.aes->hash1r(machine->st.scratchpad, RX_SCRATCHPAD_L3,
 	    fingerprint);
 	finish_hash(machine, fingerprint, output);
-	fesetenv(&env);
+	fp_leave(&env);
 }
 
 void randomx_calculate_hash_first(randomx_vm *machine, const void *input,
@@ -462,7 +478,7 @@ void randomx_calculate_hash_next(randomx_vm *machine, const void *nextInput,
 		    nextInputSize);
 		return;
 	}
-	fegetenv(&env);
+	fp_enter(&env);
 	run_programs(machine);
 	if (next_ok) {
 		/* Hash this scratchpad while refilling it for the next one. */
@@ -477,7 +493,7 @@ void randomx_calculate_hash_next(randomx_vm *machine, const void *nextInput,
 		machine->batch = BATCH_BAD;
 	}
 	finish_hash(machine, fingerprint, output);
-	fesetenv(&env);
+	fp_leave(&env);
 }
 
 void randomx_calculate_hash_last(randomx_vm *machine, void *output)
@@ -492,13 +508,13 @@ void randomx_calculate_hash_last(randomx_vm *machine, void *output)
 		fill_ff(output);
 		return;
 	}
-	fegetenv(&env);
+	fp_enter(&env);
 	run_programs(machine);
 	machine->st.aes->hash1r(machine->st.scratchpad, RX_SCRATCHPAD_L3,
 	    fingerprint);
 	finish_hash(machine, fingerprint, output);
 	machine->batch = BATCH_NONE;
-	fesetenv(&env);
+	fp_leave(&env);
 }
 
 void randomx_calculate_commitment(const void *input, size_t inputSize,

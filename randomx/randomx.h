@@ -29,9 +29,10 @@
  * - The other functions keep no shared state and may be called from any
  *   thread.
  * - Hashing changes the floating-point rounding mode while it runs and
- *   restores the caller's before every function here returns (the
- *   reference leaves it changed after the batch functions; this library
- *   does not).
+ *   restores the caller's whole floating-point environment (mode, enabled
+ *   traps, exception flags) before every function here returns (the
+ *   reference leaves the mode changed after the batch functions; this
+ *   library does not).
  *
  * Misuse the reference leaves undefined (asserts or crashes) is safe here,
  * and documented per function: NULL pointers and invalid arguments make a
@@ -72,12 +73,19 @@ typedef struct randomx_vm randomx_vm;
 #if defined(__cplusplus)
 
 /* C++ will not combine enumerators into the enum type by itself. */
-inline randomx_flags operator|(randomx_flags a, randomx_flags b)
+#ifdef __cpp_constexpr
+#define RANDOMX_CONSTEXPR_ constexpr
+#else
+#define RANDOMX_CONSTEXPR_
+#endif
+inline RANDOMX_CONSTEXPR_ randomx_flags operator|(randomx_flags a,
+    randomx_flags b)
 {
 	return static_cast<randomx_flags>(static_cast<int>(a) |
 	    static_cast<int>(b));
 }
-inline randomx_flags operator&(randomx_flags a, randomx_flags b)
+inline RANDOMX_CONSTEXPR_ randomx_flags operator&(randomx_flags a,
+    randomx_flags b)
 {
 	return static_cast<randomx_flags>(static_cast<int>(a) &
 	    static_cast<int>(b));

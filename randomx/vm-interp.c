@@ -472,7 +472,7 @@ void rx_vm_exec_code(const rx_insn *code, rx_regfile *regs,
 {
 	fenv_t saved;
 
-	fegetenv(&saved);
+	feholdexcept(&saved);
 	interp(code, regs, scratchpad, e_mask, NULL, 1, 1, v2, fprc);
 	fesetenv(&saved);
 }

@@ -19,6 +19,8 @@
  *   --full       full mode (2080 MiB dataset per library)
  *   --v2         RandomX v2
  *   --soft       software AES (default: AES-NI)
+ *   --all        v1 and v2, each with AES-NI and software AES, one after
+ *                the other on the same cache or dataset
  *   --jit        VMs with RANDOMX_FLAG_JIT where a library offers it
  *   --init N     threads that build the dataset (default 2)
  *   --same-pages ask for transparent huge pages on both datasets
@@ -175,14 +177,72 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 	return x;
 }
 
+/*
+ * One configuration: a VM per library, slices alternating until both
+ * have been measured `seconds`; prints the rates.  Returns whether the
+ * hashes differed.
+ */
+static int measure(lib *L, double seconds, double slice_s, int full, int v2,
+    int soft, int jit)
+{
+	static uint32_t nonce;
+	unsigned count, k;
+	int i, differ = 0;
+
+	for (i = 0; i < 2; i++) {
+		int f = (soft ? 0 : RANDOMX_FLAG_HARD_AES) |
+		    (v2 ? RANDOMX_FLAG_V2 : 0) |
+		    (full ? RANDOMX_FLAG_FULL_MEM : 0);
+
+		if (jit)
+			f |= L[i].get_flags() & RANDOMX_FLAG_JIT;
+		L[i].vm = L[i].create_vm((randomx_flags)f, L[i].cache,
+		    L[i].dataset);
+		if (!L[i].vm) {
+			fprintf(stderr, "rx-abcompare: %s: no VM\n", L[i].path);
+			exit(2);
+		}
+		L[i].seconds = 0;
+		L[i].hashes = 0;
+	}
+	/* size a slice from a first timing of 2 hashes on each */
+	run_slice(&L[0], nonce, 2);
+	run_slice(&L[1], nonce, 2);
+	nonce += 3;
+	count = (unsigned)(slice_s * 4 / (L[0].seconds + L[1].seconds));
+	if (count < 1)
+		count = 1;
+	L[0].seconds = L[1].seconds = 0;
+	L[0].hashes = L[1].hashes = 0;
+	for (k = 0; L[0].seconds < seconds || L[1].seconds < seconds; k++) {
+		/* alternate which one goes first */
+		int a = k & 1;
+		uint64_t x = run_slice(&L[a], nonce, count);
+
+		differ |= x != run_slice(&L[!a], nonce, count);
+		nonce += count + 1;
+	}
+	for (i = 0; i < 2; i++)
+		printf("%c %-40s %8.3f H/s  (%lu hashes, %.1f s)\n", 'A' + i,
+		    L[i].path, (double)L[i].hashes / L[i].seconds, L[i].hashes,
+		    L[i].seconds);
+	printf("B / A = %.3f; %s mode, %s, %s AES%s; hashes %s\n",
+	    ((double)L[1].hashes / L[1].seconds) /
+	    ((double)L[0].hashes / L[0].seconds), full ? "full" : "light",
+	    v2 ? "v2" : "v1", soft ? "soft" : "hard", jit ? ", JIT" : "",
+	    differ ? "DIFFER" : "identical");
+	for (i = 0; i < 2; i++)
+		L[i].destroy_vm(L[i].vm);
+	return differ;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = 20, slice_s = 1;
 	int full = 0, v2 = 0, soft = 0, jit = 0, threads = 2, same_pages = 0;
+	int all = 0, i, k, differ = 0;
 	const char *paths[2] = { NULL, NULL };
-	unsigned count, np = 0, k;
-	uint32_t nonce = 0;
-	int i, differ = 0;
+	unsigned np = 0;
 	lib L[2];
 
 	for (i = 1; i < argc; i++) {
@@ -196,6 +256,8 @@ int main(int argc, char **argv)
 			v2 = 1;
 		else if (!strcmp(argv[i], "--soft"))
 			soft = 1;
+		else if (!strcmp(argv[i], "--all"))
+			all = 1;
 		else if (!strcmp(argv[i], "--jit"))
 			jit = 1;
 		else if (!strcmp(argv[i], "--same-pages"))
@@ -210,7 +272,7 @@ int main(int argc, char **argv)
 	if (np != 2 || seconds <= 0 || slice_s <= 0 || threads < 1 ||
 	    threads > 64) {
 		fprintf(stderr, "usage: rx-abcompare [-s SECONDS] [-S SECONDS] "
-		    "[--full] [--v2] [--soft] [--jit] [--init N] "
+		    "[--full] [--v2] [--soft] [--all] [--jit] [--init N] "
 		    "[--same-pages] libA.so libB.so\n");
 		return 2;
 	}
@@ -255,48 +317,16 @@ int main(int argc, char **argv)
 			L[i].cache = NULL;
 		}
 	}
-	for (i = 0; i < 2; i++) {
-		int f = (soft ? 0 : RANDOMX_FLAG_HARD_AES) |
-		    (v2 ? RANDOMX_FLAG_V2 : 0) |
-		    (full ? RANDOMX_FLAG_FULL_MEM : 0);
-
-		if (jit)
-			f |= L[i].get_flags() & RANDOMX_FLAG_JIT;
-		L[i].vm = L[i].create_vm((randomx_flags)f, L[i].cache,
-		    L[i].dataset);
-		if (!L[i].vm) {
-			fprintf(stderr, "rx-abcompare: %s: no VM\n", paths[i]);
-			return 2;
+	for (k = 0; k < 4; k++) {
+		if (all) {
+			v2 = k >> 1;
+			soft = k & 1;
+		} else if (k) {
+			break;
 		}
+		differ |= measure(L, seconds, slice_s, full, v2, soft, jit);
 	}
-	/* size a slice from a first timing of 2 hashes on each */
-	run_slice(&L[0], nonce, 2);
-	run_slice(&L[1], nonce, 2);
-	nonce += 3;
-	count = (unsigned)(slice_s * 4 / (L[0].seconds + L[1].seconds));
-	if (count < 1)
-		count = 1;
-	L[0].seconds = L[1].seconds = 0;
-	L[0].hashes = L[1].hashes = 0;
-	for (k = 0; L[0].seconds < seconds || L[1].seconds < seconds; k++) {
-		/* alternate which one goes first */
-		int a = k & 1;
-		uint64_t x = run_slice(&L[a], nonce, count);
-
-		differ |= x != run_slice(&L[!a], nonce, count);
-		nonce += count + 1;
-	}
-	for (i = 0; i < 2; i++)
-		printf("%c %-40s %8.3f H/s  (%lu hashes, %.1f s)\n", 'A' + i,
-		    paths[i], (double)L[i].hashes / L[i].seconds, L[i].hashes,
-		    L[i].seconds);
-	printf("B / A = %.3f; %s mode, %s, %s AES%s; hashes %s\n",
-	    ((double)L[1].hashes / L[1].seconds) /
-	    ((double)L[0].hashes / L[0].seconds), full ? "full" : "light",
-	    v2 ? "v2" : "v1", soft ? "soft" : "hard", jit ? ", JIT" : "",
-	    differ ? "DIFFER" : "identical");
 	for (i = 0; i < 2; i++) {
-		L[i].destroy_vm(L[i].vm);
 		if (L[i].dataset)
 			L[i].release_dataset(L[i].dataset);
 		if (L[i].cache)
