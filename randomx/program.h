@@ -110,13 +110,14 @@ static inline unsigned rx_program_size(int v2)
  * rx_program_generate(aes, seed, bytes, v2):
  * The program of the 64-byte seed: RX_PROGRAM_BYTES(rx_program_size(v2))
  * bytes of AesGenerator4R(seed) into bytes.  seed is not changed.
+ * Reentrant, as are the two functions below.
  */
 void rx_program_generate(const rx_aes_impl *aes, const uint8_t seed[64],
     uint8_t *bytes, int v2);
 
 /*
  * rx_program_configure(bytes, cfg):
- * The configuration (chapter 4.5.1 to 4.5.6) from a program's first 128
+ * The configuration (chapters 4.5.2 to 4.5.6) from a program's first 128
  * bytes.
  */
 void rx_program_configure(const uint8_t *bytes, rx_program_config *cfg);

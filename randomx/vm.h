@@ -55,7 +55,9 @@ typedef struct rx_vm_state {
  * scratchpad, reading dataset items from vm->dataset if it is set, else
  * computing them from vm->cache.  Leaves the register file in vm->regs
  * and the rounding mode in vm->fprc.  Changes the thread's floating-point
- * rounding mode; the caller restores its own afterwards.
+ * rounding mode; the caller restores its own afterwards.  Writes vm and
+ * its scratchpad, reads the dataset or cache only: one thread per vm, any
+ * number of them on one dataset or cache.
  */
 void rx_vm_run_program(rx_vm_state *vm, const uint8_t seed[64]);
 
