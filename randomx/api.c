@@ -1,0 +1,537 @@
+/*
+ * api.c: randomx.h's functions: the cache, dataset and VM objects, their
+ * memory, and the hash pipeline (specification, chapter 2):
+ *	S = BLAKE2b-512(input); scratchpad = AesGenerator1R(S) (S advances);
+ *	8 times: program from AesGenerator4R(S), run it, S = BLAKE2b-512 of
+ *	the register file (not after the last); then the scratchpad's
+ *	AesHash1R replaces the register file's last 64 bytes and the hash is
+ *	BLAKE2b-256 of the 256-byte register file.
+ */
+#define _GNU_SOURCE 1	/* MAP_ANONYMOUS, MAP_HUGETLB, madvise */
+
+#include <fenv.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+#include "randomx/randomx.h"
+#include "randomx/aes.h"
+#include "randomx/dataset.h"
+#include "randomx/vm.h"
+#include "blake2b.h"
+#include "sysendian.h"
+
+#define HUGE_PAGE ((size_t)2 << 20)
+#define KNOWN_FLAGS 255u
+
+/*
+ * A mapping: base and length as mapped (for freeing).  Memory comes from
+ * mmap, 64-byte aligned (page aligned in fact).  With `large` it is 2 MiB
+ * pages from the system's reserve (MAP_HUGETLB) or nothing, as the
+ * reference's large-page allocator; otherwise normal pages, on a 2 MiB
+ * boundary and marked for transparent huge pages when at least 2 MiB,
+ * which the kernel may or may not give.
+ */
+typedef struct {
+	void *base;
+	size_t len;
+} rx_pages;
+
+#if defined(MAP_ANONYMOUS) || defined(MAP_ANON)
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+static size_t round_up(size_t x, size_t to)
+{
+	return (x + to - 1) & ~(to - 1);
+}
+
+static void *map(size_t len, int extra)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | extra, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int pages_alloc(rx_pages *pg, size_t size, int large)
+{
+	size_t len = round_up(size, (size_t)sysconf(_SC_PAGESIZE));
+	uint8_t *p, *a;
+	size_t head;
+
+	pg->base = NULL;
+	pg->len = 0;
+	if (size == 0 || size > SIZE_MAX - 2 * HUGE_PAGE)
+		return -1;
+	if (large) {
+#ifdef MAP_HUGETLB
+		len = round_up(size, HUGE_PAGE);
+		p = map(len, MAP_HUGETLB);
+#else
+		p = NULL;
+#endif
+		if (!p)
+			return -1;
+		pg->base = p;
+		pg->len = len;
+		return 0;
+	}
+	if (len < HUGE_PAGE || !(p = map(len + HUGE_PAGE, 0))) {
+		p = map(len, 0);
+		if (!p)
+			return -1;
+		pg->base = p;
+		pg->len = len;
+		return 0;
+	}
+	/* Trim the over-mapping to a 2 MiB-aligned range. */
+	a = (uint8_t *)round_up((uintptr_t)p, HUGE_PAGE);
+	head = (size_t)(a - p);
+	if (head)
+		munmap(p, head);
+	munmap(a + len, HUGE_PAGE - head);
+#ifdef MADV_HUGEPAGE
+	madvise(a, len, MADV_HUGEPAGE);	/* advice: ignore failure */
+#endif
+	pg->base = a;
+	pg->len = len;
+	return 0;
+}
+
+static void pages_free(rx_pages *pg)
+{
+	if (pg->base)
+		munmap(pg->base, pg->len);
+	pg->base = NULL;
+	pg->len = 0;
+}
+#else
+/* No mmap: aligned heap memory, and no large pages at all. */
+static int pages_alloc(rx_pages *pg, size_t size, int large)
+{
+	pg->base = NULL;
+	pg->len = 0;
+	if (large || size == 0 || posix_memalign(&pg->base, 64, size))
+		return -1;
+	pg->len = size;
+	return 0;
+}
+
+static void pages_free(rx_pages *pg)
+{
+	free(pg->base);
+	pg->base = NULL;
+	pg->len = 0;
+}
+#endif
+
+struct randomx_cache {
+	rx_cache_state state;
+	rx_pages pages;
+	rx_argon2_impl impl;
+	int initialized;
+	uint8_t key_digest[64];		/* BLAKE2b-512 of the key */
+};
+
+struct randomx_dataset {
+	rx_pages pages;
+};
+
+/* _first / _next / _last: whether a hash is pending, and its input's fate. */
+enum batch_state { BATCH_NONE, BATCH_PENDING, BATCH_BAD };
+
+struct randomx_vm {
+	rx_vm_state st;
+	rx_pages scratchpad;
+	randomx_cache *cache;		/* light mode */
+	randomx_dataset *dataset;	/* full mode */
+	int full;
+	enum batch_state batch;
+	uint8_t seed[64];		/* the pending hash's generator state */
+};
+
+randomx_flags randomx_get_flags(void)
+{
+	int flags = RANDOMX_FLAG_DEFAULT;
+
+	if (rx_aes_hard())
+		flags |= RANDOMX_FLAG_HARD_AES;
+	if (rx_argon2_impl_available(RX_ARGON2_AVX2))
+		flags |= RANDOMX_FLAG_ARGON2_AVX2;
+	if (rx_argon2_impl_available(RX_ARGON2_SSSE3))
+		flags |= RANDOMX_FLAG_ARGON2_SSSE3;
+	return (randomx_flags)flags;
+}
+
+/* Flag bits no version of the API has defined: refuse rather than guess. */
+static int unknown_flags(randomx_flags flags)
+{
+	return ((unsigned)flags & ~KNOWN_FLAGS) != 0;
+}
+
+randomx_cache *randomx_alloc_cache(randomx_flags flags)
+{
+	rx_argon2_impl impl = RX_ARGON2_PORTABLE;
+	randomx_cache *cache;
+
+	if (unknown_flags(flags) || (flags & RANDOMX_FLAG_JIT))
+		return NULL;
+	/* AVX2 wins when both are set, as in the reference. */
+	if (flags & RANDOMX_FLAG_ARGON2_AVX2)
+		impl = RX_ARGON2_AVX2;
+	else if (flags & RANDOMX_FLAG_ARGON2_SSSE3)
+		impl = RX_ARGON2_SSSE3;
+	if (!rx_argon2_impl_available(impl))
+		return NULL;
+	cache = calloc(1, sizeof(*cache));
+	if (!cache)
+		return NULL;
+	if (pages_alloc(&cache->pages, RX_CACHE_BYTES,
+	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
+		free(cache);
+		return NULL;
+	}
+	cache->state.memory = cache->pages.base;
+	cache->impl = impl;
+	return cache;
+}
+
+void randomx_init_cache(randomx_cache *cache, const void *key,
+    size_t keySize)
+{
+	uint8_t digest[64];
+
+	if (!cache)
+		return;
+	if (!key && keySize) {
+		cache->initialized = 0;
+		return;
+	}
+	yespower_blake2b(digest, sizeof(digest), NULL, 0, key, keySize);
+	if (cache->initialized &&
+	    !memcmp(digest, cache->key_digest, sizeof(digest)))
+		return;
+	rx_cache_init(&cache->state, cache->pages.base, key, keySize,
+	    cache->impl);
+	memcpy(cache->key_digest, digest, sizeof(digest));
+	cache->initialized = 1;
+}
+
+void *randomx_get_cache_memory(randomx_cache *cache)
+{
+	return cache ? cache->pages.base : NULL;
+}
+
+void randomx_release_cache(randomx_cache *cache)
+{
+	if (!cache)
+		return;
+	pages_free(&cache->pages);
+	free(cache);
+}
+
+randomx_dataset *randomx_alloc_dataset(randomx_flags flags)
+{
+	randomx_dataset *dataset;
+
+	if (unknown_flags(flags) || RX_DATASET_BYTES > SIZE_MAX)
+		return NULL;
+	dataset = calloc(1, sizeof(*dataset));
+	if (!dataset)
+		return NULL;
+	if (pages_alloc(&dataset->pages, (size_t)RX_DATASET_BYTES,
+	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
+		free(dataset);
+		return NULL;
+	}
+	return dataset;
+}
+
+unsigned long randomx_dataset_item_count(void)
+{
+	return (unsigned long)RX_DATASET_ITEMS;
+}
+
+void randomx_init_dataset(randomx_dataset *dataset, randomx_cache *cache,
+    unsigned long startItem, unsigned long itemCount)
+{
+	if (!dataset || !cache || !cache->initialized ||
+	    startItem > RX_DATASET_ITEMS ||
+	    itemCount > RX_DATASET_ITEMS - startItem)
+		return;
+	rx_dataset_init(&cache->state, dataset->pages.base, startItem,
+	    itemCount);
+}
+
+void *randomx_get_dataset_memory(randomx_dataset *dataset)
+{
+	return dataset ? dataset->pages.base : NULL;
+}
+
+void randomx_release_dataset(randomx_dataset *dataset)
+{
+	if (!dataset)
+		return;
+	pages_free(&dataset->pages);
+	free(dataset);
+}
+
+randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
+    randomx_dataset *dataset)
+{
+	int full = (flags & RANDOMX_FLAG_FULL_MEM) != 0;
+	const rx_aes_impl *aes = &rx_aes_soft;
+	randomx_vm *vm;
+
+	if (unknown_flags(flags) || (flags & RANDOMX_FLAG_JIT))
+		return NULL;
+	if (flags & RANDOMX_FLAG_HARD_AES) {
+		aes = rx_aes_hard();
+		if (!aes)
+			return NULL;
+	}
+	if (full ? !dataset : (!cache || !cache->initialized))
+		return NULL;
+	vm = calloc(1, sizeof(*vm));
+	if (!vm)
+		return NULL;
+	if (pages_alloc(&vm->scratchpad, RX_SCRATCHPAD_L3,
+	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
+		free(vm);
+		return NULL;
+	}
+	vm->st.scratchpad = vm->scratchpad.base;
+	vm->st.aes = aes;
+	vm->st.v2 = (flags & RANDOMX_FLAG_V2) != 0;
+	vm->full = full;
+	if (full) {
+		vm->dataset = dataset;
+		vm->st.dataset = dataset->pages.base;
+	} else {
+		vm->cache = cache;
+		vm->st.cache = &cache->state;
+	}
+	vm->batch = BATCH_NONE;
+	return vm;
+}
+
+void randomx_vm_set_cache(randomx_vm *machine, randomx_cache *cache)
+{
+	if (!machine || machine->full || !cache || !cache->initialized)
+		return;
+	machine->cache = cache;
+	machine->st.cache = &cache->state;
+}
+
+void randomx_vm_set_dataset(randomx_vm *machine, randomx_dataset *dataset)
+{
+	if (!machine || !machine->full || !dataset)
+		return;
+	machine->dataset = dataset;
+	machine->st.dataset = dataset->pages.base;
+}
+
+void randomx_destroy_vm(randomx_vm *machine)
+{
+	if (!machine)
+		return;
+	pages_free(&machine->scratchpad);
+	free(machine);
+}
+
+const rx_cache_state *rx_cache_state_of(const randomx_cache *cache)
+{
+	return &cache->state;
+}
+
+void rx_vm_set_item_trace(randomx_vm *vm,
+    void (*fn)(void *ctx, uint64_t item_number), void *ctx)
+{
+	vm->st.item_trace = fn;
+	vm->st.item_trace_ctx = ctx;
+}
+
+/* Whether the VM has what it reads dataset items from. */
+static int vm_ready(const randomx_vm *vm)
+{
+	return vm->full ? vm->st.dataset != NULL :
+	    (vm->cache != NULL && vm->cache->initialized);
+}
+
+/*
+ * Around a hash: the caller's floating-point environment is saved and
+ * switched to non-stop mode (inexact results are the rule here, and the
+ * caller's enabled traps must not fire), then restored, exception flags
+ * included, so the caller sees nothing of it.
+ */
+static void fp_enter(fenv_t *env)
+{
+	feholdexcept(env);
+}
+
+static void fp_leave(const fenv_t *env)
+{
+	fesetenv(env);
+}
+
+static void fill_ff(void *output)
+{
+	if (output)
+		memset(output, 0xff, RANDOMX_HASH_SIZE);
+}
+
+/* Steps 2 to 4: the seed of input, and the scratchpad filled from it. */
+static void start_hash(randomx_vm *vm, const void *input, size_t size)
+{
+	yespower_blake2b(vm->seed, 64, NULL, 0, input, size);
+	vm->st.aes->fill1r(vm->seed, vm->st.scratchpad, RX_SCRATCHPAD_L3);
+}
+
+/* Steps 6 to 11: the chain of programs, from vm->seed. */
+static void run_programs(randomx_vm *vm)
+{
+	uint8_t regfile[256];
+	unsigned i;
+
+	vm->st.fprc = 0;
+	for (i = 0; i < RX_PROGRAM_COUNT; i++) {
+		rx_vm_run_program(&vm->st, vm->seed);
+		if (i + 1 < RX_PROGRAM_COUNT) {
+			rx_vm_regfile_bytes(&vm->st.regs, regfile);
+			yespower_blake2b(vm->seed, 64, NULL, 0, regfile,
+			    sizeof(regfile));
+		}
+	}
+}
+
+/* Steps 13 and 14, given the scratchpad's AesHash1R. */
+static void finish_hash(randomx_vm *vm, const uint8_t fingerprint[64],
+    void *output)
+{
+	uint8_t regfile[256], out[RANDOMX_HASH_SIZE];
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		vm->st.regs.a[i] = le64dec(fingerprint + 8 * i);
+	rx_vm_regfile_bytes(&vm->st.regs, regfile);
+	yespower_blake2b(out, sizeof(out), NULL, 0, regfile, sizeof(regfile));
+	if (output)
+		memcpy(output, out, sizeof(out));
+}
+
+void randomx_calculate_hash(randomx_vm *machine, const void *input,
+    size_t inputSize, void *output)
+{
+	uint8_t fingerprint[64];
+	fenv_t env;
+
+	if (!machine || !output)
+		return;
+	if ((!input && inputSize) || !vm_ready(machine)) {
+		fill_ff(output);
+		return;
+	}
+	/* This hash reuses the scratchpad: a pending batch hash is lost. */
+	if (machine->batch != BATCH_NONE)
+		machine->batch = BATCH_BAD;
+	fp_enter(&env);
+	start_hash(machine, input, inputSize);
+	run_programs(machine);
+	machine->st.aes->hash1r(machine->st.scratchpad, RX_SCRATCHPAD_L3,
+	    fingerprint);
+	finish_hash(machine, fingerprint, output);
+	fp_leave(&env);
+}
+
+void randomx_calculate_hash_first(randomx_vm *machine, const void *input,
+    size_t inputSize)
+{
+	if (!machine)
+		return;
+	if (!input && inputSize) {
+		machine->batch = BATCH_BAD;
+		return;
+	}
+	start_hash(machine, input, inputSize);
+	machine->batch = BATCH_PENDING;
+}
+
+void randomx_calculate_hash_next(randomx_vm *machine, const void *nextInput,
+    size_t nextInputSize, void *output)
+{
+	int next_ok = nextInput || !nextInputSize;
+	uint8_t fingerprint[64];
+	fenv_t env;
+
+	if (!machine)
+		return;
+	if (machine->batch != BATCH_PENDING || !vm_ready(machine)) {
+		fill_ff(output);
+		randomx_calculate_hash_first(machine, nextInput,
+		    nextInputSize);
+		return;
+	}
+	fp_enter(&env);
+	run_programs(machine);
+	if (next_ok) {
+		/* Hash this scratchpad while refilling it for the next one. */
+		yespower_blake2b(machine->seed, 64, NULL, 0, nextInput,
+		    nextInputSize);
+		machine->st.aes->hash_fill1r(machine->st.scratchpad,
+		    RX_SCRATCHPAD_L3, fingerprint, machine->seed);
+		machine->batch = BATCH_PENDING;
+	} else {
+		machine->st.aes->hash1r(machine->st.scratchpad,
+		    RX_SCRATCHPAD_L3, fingerprint);
+		machine->batch = BATCH_BAD;
+	}
+	finish_hash(machine, fingerprint, output);
+	fp_leave(&env);
+}
+
+void randomx_calculate_hash_last(randomx_vm *machine, void *output)
+{
+	uint8_t fingerprint[64];
+	fenv_t env;
+
+	if (!machine)
+		return;
+	if (machine->batch != BATCH_PENDING || !vm_ready(machine)) {
+		machine->batch = BATCH_NONE;
+		fill_ff(output);
+		return;
+	}
+	fp_enter(&env);
+	run_programs(machine);
+	machine->st.aes->hash1r(machine->st.scratchpad, RX_SCRATCHPAD_L3,
+	    fingerprint);
+	finish_hash(machine, fingerprint, output);
+	machine->batch = BATCH_NONE;
+	fp_leave(&env);
+}
+
+void randomx_calculate_commitment(const void *input, size_t inputSize,
+    const void *hash_in, void *com_out)
+{
+	yespower_blake2b_ctx ctx;
+	uint8_t out[RANDOMX_HASH_SIZE];
+
+	if (!com_out)
+		return;
+	if ((!input && inputSize) || !hash_in) {
+		fill_ff(com_out);
+		return;
+	}
+	yespower_blake2b_init(&ctx, RANDOMX_HASH_SIZE, NULL, 0);
+	yespower_blake2b_update(&ctx, input, inputSize);
+	yespower_blake2b_update(&ctx, hash_in, RANDOMX_HASH_SIZE);
+	yespower_blake2b_final(&ctx, out);
+	memcpy(com_out, out, sizeof(out));
+}

@@ -1,0 +1,119 @@
+/*
+ * dataset.c: the RandomX cache and dataset items (specification, 7).
+ */
+#include "sysendian.h"
+#include "randomx/blake2-generator.h"
+#include "randomx/dataset.h"
+
+int rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
+    size_t keylen, rx_argon2_impl impl)
+{
+	rx_blake2_generator gen;
+	int i;
+
+	if (rx_argon2d_fill(memory, RX_ARGON2_MEMORY_KIB, RX_ARGON2_ITERATIONS,
+	    key, keylen, RX_ARGON2_SALT, RX_ARGON2_SALT_BYTES, impl))
+		return -1;
+	c->memory = memory;
+	rx_blake2_generator_init(&gen, key, keylen, 0);
+	for (i = 0; i < RX_CACHE_ACCESSES; i++)
+		rx_superscalar_generate(&c->programs[i], &gen);
+	return 0;
+}
+
+/*
+ * Step 1 of chapter 7.3: r0 from a multiplicative hash of the item
+ * number, the others from r0 and constants taken from BLAKE2b-512 of
+ * "RandomX SuperScalarHash initialize" (two of them adjusted so that no
+ * two registers are ever equal).
+ */
+static void init_registers(uint64_t r[8], uint64_t item_number)
+{
+	static const uint64_t k[8] = {
+		0,
+		UINT64_C(9298411001130361340),
+		UINT64_C(12065312585734608966),
+		UINT64_C(9306329213124626780),
+		UINT64_C(5281919268842080866),
+		UINT64_C(10536153434571861004),
+		UINT64_C(3398623926847679864),
+		UINT64_C(9549104520008361294),
+	};
+	uint64_t r0 = (item_number + 1) * UINT64_C(6364136223846793005);
+	int i;
+
+	for (i = 0; i < 8; i++)
+		r[i] = r0 ^ k[i];
+}
+
+/* The 64-byte cache item a register value selects (its low bits). */
+static inline const uint8_t *cache_item(const rx_cache_state *c,
+    uint64_t value)
+{
+	return c->memory + (value & (RX_CACHE_ITEMS - 1)) * RX_DATASET_ITEM_BYTES;
+}
+
+void rx_dataset_item(const rx_cache_state *c, uint64_t item_number,
+    uint8_t out[64])
+{
+	uint64_t r[8], index = item_number;
+	int i, j;
+
+	init_registers(r, item_number);
+	for (i = 0; i < RX_CACHE_ACCESSES; i++) {
+		const rx_ss_program *p = &c->programs[i];
+		const uint8_t *mix = cache_item(c, index);
+
+		/* The item is needed only after the program: fetch it now. */
+		__builtin_prefetch(mix, 0, 0);
+		rx_superscalar_execute(r, p);
+		for (j = 0; j < 8; j++)
+			r[j] ^= le64dec(mix + 8 * j);
+		index = r[p->address_reg];
+	}
+	for (j = 0; j < 8; j++)
+		le64enc(out + 8 * j, r[j]);
+}
+
+/* Items n .. n + RX_SS_BATCH - 1 into out, computed side by side. */
+static void dataset_batch(const rx_cache_state *c, uint64_t n, uint8_t *out)
+{
+	uint64_t r[8][RX_SS_BATCH], index[RX_SS_BATCH], one[8];
+	const uint8_t *mix[RX_SS_BATCH];
+	int a, i, j;
+
+	for (i = 0; i < RX_SS_BATCH; i++) {
+		init_registers(one, n + (uint64_t)i);
+		for (j = 0; j < 8; j++)
+			r[j][i] = one[j];
+		index[i] = n + (uint64_t)i;
+	}
+	for (a = 0; a < RX_CACHE_ACCESSES; a++) {
+		const rx_ss_program *p = &c->programs[a];
+
+		for (i = 0; i < RX_SS_BATCH; i++) {
+			mix[i] = cache_item(c, index[i]);
+			__builtin_prefetch(mix[i], 0, 0);
+		}
+		rx_superscalar_execute_batch(r, p);
+		for (i = 0; i < RX_SS_BATCH; i++) {
+			for (j = 0; j < 8; j++)
+				r[j][i] ^= le64dec(mix[i] + 8 * j);
+			index[i] = r[p->address_reg][i];
+		}
+	}
+	for (i = 0; i < RX_SS_BATCH; i++)
+		for (j = 0; j < 8; j++)
+			le64enc(out + RX_DATASET_ITEM_BYTES * i + 8 * j, r[j][i]);
+}
+
+void rx_dataset_init(const rx_cache_state *c, uint8_t *dataset,
+    uint64_t start_item, uint64_t item_count)
+{
+	uint64_t n = start_item, end = start_item + item_count;
+
+	for (; end - n >= RX_SS_BATCH; n += RX_SS_BATCH)
+		dataset_batch(c, n, dataset + n * RX_DATASET_ITEM_BYTES);
+	for (; n < end; n++)
+		rx_dataset_item(c, n, dataset + n * RX_DATASET_ITEM_BYTES);
+}

@@ -1,0 +1,336 @@
+/*
+ * rx-abcompare.c: the hash rates of two RandomX shared libraries (anything
+ * with randomx.h's API: this library's librandomx.so, the reference built
+ * with -DBUILD_SHARED_LIBS=ON) measured side by side in one process, in
+ * alternating slices on the same nonces, so that the machine's drift and
+ * load fall on both alike.  Every slice's hashes must be the same from
+ * both libraries.
+ *
+ * In full mode the dataset is built once, by the library whose
+ * randomx_get_flags() offers a JIT (its dataset initialization is
+ * compiled; the reference's on x86) or else the first, and copied into the
+ * other's dataset; building it is not measured.  The VMs hash like the
+ * reference's benchmark: _first, then _next for each nonce of a 76-byte
+ * block template (nonce at byte 39).
+ *
+ * Usage: rx-abcompare [options] libA.so libB.so
+ *   -s SECONDS   measured time per library (default 20)
+ *   -S SECONDS   slice length (default 1)
+ *   --full       full mode (2080 MiB dataset per library)
+ *   --v2         RandomX v2
+ *   --soft       software AES (default: AES-NI)
+ *   --all        v1 and v2, each with AES-NI and software AES, one after
+ *                the other on the same cache or dataset
+ *   --jit        VMs with RANDOMX_FLAG_JIT where a library offers it
+ *   --init N     threads that build the dataset (default 2)
+ *   --same-pages ask for transparent huge pages on both datasets
+ *                (madvise), not only where a library does so itself
+ * Prints each library's hashes per second and B / A.  Exit status 1 if
+ * the hashes differ, 2 for a usage or setup error.
+ */
+#define _GNU_SOURCE 1
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "randomx.h"
+
+typedef struct {
+	const char *path;
+	void *dl;
+	randomx_flags (*get_flags)(void);
+	randomx_cache *(*alloc_cache)(randomx_flags);
+	void (*init_cache)(randomx_cache *, const void *, size_t);
+	void (*release_cache)(randomx_cache *);
+	randomx_dataset *(*alloc_dataset)(randomx_flags);
+	unsigned long (*item_count)(void);
+	void (*init_dataset)(randomx_dataset *, randomx_cache *,
+	    unsigned long, unsigned long);
+	void *(*dataset_memory)(randomx_dataset *);
+	void (*release_dataset)(randomx_dataset *);
+	randomx_vm *(*create_vm)(randomx_flags, randomx_cache *,
+	    randomx_dataset *);
+	void (*destroy_vm)(randomx_vm *);
+	void (*hash_first)(randomx_vm *, const void *, size_t);
+	void (*hash_next)(randomx_vm *, const void *, size_t, void *);
+	void (*hash_last)(randomx_vm *, void *);
+	randomx_cache *cache;
+	randomx_dataset *dataset;
+	randomx_vm *vm;
+	double seconds;
+	unsigned long hashes;
+} lib;
+
+static void *sym(lib *l, const char *name)
+{
+	void *p = dlsym(l->dl, name);
+
+	if (!p) {
+		fprintf(stderr, "rx-abcompare: %s: no %s\n", l->path, name);
+		exit(2);
+	}
+	return p;
+}
+
+static void load(lib *l, const char *path)
+{
+	memset(l, 0, sizeof(*l));
+	l->path = path;
+	/* RTLD_LOCAL keeps the two libraries' randomx_* apart */
+	l->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!l->dl) {
+		fprintf(stderr, "rx-abcompare: %s\n", dlerror());
+		exit(2);
+	}
+	*(void **)&l->get_flags = sym(l, "randomx_get_flags");
+	*(void **)&l->alloc_cache = sym(l, "randomx_alloc_cache");
+	*(void **)&l->init_cache = sym(l, "randomx_init_cache");
+	*(void **)&l->release_cache = sym(l, "randomx_release_cache");
+	*(void **)&l->alloc_dataset = sym(l, "randomx_alloc_dataset");
+	*(void **)&l->item_count = sym(l, "randomx_dataset_item_count");
+	*(void **)&l->init_dataset = sym(l, "randomx_init_dataset");
+	*(void **)&l->dataset_memory = sym(l, "randomx_get_dataset_memory");
+	*(void **)&l->release_dataset = sym(l, "randomx_release_dataset");
+	*(void **)&l->create_vm = sym(l, "randomx_create_vm");
+	*(void **)&l->destroy_vm = sym(l, "randomx_destroy_vm");
+	*(void **)&l->hash_first = sym(l, "randomx_calculate_hash_first");
+	*(void **)&l->hash_next = sym(l, "randomx_calculate_hash_next");
+	*(void **)&l->hash_last = sym(l, "randomx_calculate_hash_last");
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct {
+	lib *l;
+	unsigned long start, count;
+} slice;
+
+static void *init_slice(void *arg)
+{
+	slice *s = arg;
+
+	s->l->init_dataset(s->l->dataset, s->l->cache, s->start, s->count);
+	return NULL;
+}
+
+static void build_dataset(lib *l, int threads)
+{
+	unsigned long n = l->item_count(), per = n / (unsigned long)threads;
+	pthread_t tid[64];
+	slice s[64];
+	int i;
+
+	for (i = 0; i < threads; i++) {
+		s[i].l = l;
+		s[i].start = per * (unsigned long)i;
+		s[i].count = i == threads - 1 ? n - s[i].start : per;
+		if (pthread_create(&tid[i], NULL, init_slice, &s[i])) {
+			fprintf(stderr, "rx-abcompare: pthread_create failed\n");
+			exit(2);
+		}
+	}
+	for (i = 0; i < threads; i++)
+		pthread_join(tid[i], NULL);
+}
+
+/*
+ * count hashes of nonces first .. first + count - 1 on l's VM; returns
+ * the XOR of them (the two libraries must agree) and adds the time.
+ */
+static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
+{
+	uint8_t block[76], h[RANDOMX_HASH_SIZE];
+	uint64_t x = 0, w;
+	double t0 = now();
+	unsigned i, j;
+
+	memset(block, 0x5a, sizeof(block));
+	memcpy(block + 39, &first, 4);
+	l->hash_first(l->vm, block, sizeof(block));
+	for (i = 1; i <= count; i++) {
+		uint32_t nonce = first + i;
+
+		memcpy(block + 39, &nonce, 4);
+		if (i < count)
+			l->hash_next(l->vm, block, sizeof(block), h);
+		else
+			l->hash_last(l->vm, h);
+		for (j = 0; j < RANDOMX_HASH_SIZE; j += 8) {
+			memcpy(&w, h + j, 8);
+			x ^= w * (2 * (uint64_t)i + 1);
+		}
+	}
+	l->seconds += now() - t0;
+	l->hashes += count;
+	return x;
+}
+
+/*
+ * One configuration: a VM per library, slices alternating until both
+ * have been measured `seconds`; prints the rates.  Returns whether the
+ * hashes differed.
+ */
+static int measure(lib *L, double seconds, double slice_s, int full, int v2,
+    int soft, int jit)
+{
+	static uint32_t nonce;
+	unsigned count, k;
+	int i, differ = 0;
+
+	for (i = 0; i < 2; i++) {
+		int f = (soft ? 0 : RANDOMX_FLAG_HARD_AES) |
+		    (v2 ? RANDOMX_FLAG_V2 : 0) |
+		    (full ? RANDOMX_FLAG_FULL_MEM : 0);
+
+		if (jit)
+			f |= L[i].get_flags() & RANDOMX_FLAG_JIT;
+		L[i].vm = L[i].create_vm((randomx_flags)f, L[i].cache,
+		    L[i].dataset);
+		if (!L[i].vm) {
+			fprintf(stderr, "rx-abcompare: %s: no VM\n", L[i].path);
+			exit(2);
+		}
+		L[i].seconds = 0;
+		L[i].hashes = 0;
+	}
+	/* size a slice from a first timing of 2 hashes on each */
+	run_slice(&L[0], nonce, 2);
+	run_slice(&L[1], nonce, 2);
+	nonce += 3;
+	count = (unsigned)(slice_s * 4 / (L[0].seconds + L[1].seconds));
+	if (count < 1)
+		count = 1;
+	L[0].seconds = L[1].seconds = 0;
+	L[0].hashes = L[1].hashes = 0;
+	for (k = 0; L[0].seconds < seconds || L[1].seconds < seconds; k++) {
+		/* alternate which one goes first */
+		int a = k & 1;
+		uint64_t x = run_slice(&L[a], nonce, count);
+
+		differ |= x != run_slice(&L[!a], nonce, count);
+		nonce += count + 1;
+	}
+	for (i = 0; i < 2; i++)
+		printf("%c %-40s %8.3f H/s  (%lu hashes, %.1f s)\n", 'A' + i,
+		    L[i].path, (double)L[i].hashes / L[i].seconds, L[i].hashes,
+		    L[i].seconds);
+	printf("B / A = %.3f; %s mode, %s, %s AES%s; hashes %s\n",
+	    ((double)L[1].hashes / L[1].seconds) /
+	    ((double)L[0].hashes / L[0].seconds), full ? "full" : "light",
+	    v2 ? "v2" : "v1", soft ? "soft" : "hard", jit ? ", JIT" : "",
+	    differ ? "DIFFER" : "identical");
+	for (i = 0; i < 2; i++)
+		L[i].destroy_vm(L[i].vm);
+	return differ;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = 20, slice_s = 1;
+	int full = 0, v2 = 0, soft = 0, jit = 0, threads = 2, same_pages = 0;
+	int all = 0, i, k, differ = 0;
+	const char *paths[2] = { NULL, NULL };
+	unsigned np = 0;
+	lib L[2];
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-s") && i + 1 < argc)
+			seconds = atof(argv[++i]);
+		else if (!strcmp(argv[i], "-S") && i + 1 < argc)
+			slice_s = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--full"))
+			full = 1;
+		else if (!strcmp(argv[i], "--v2"))
+			v2 = 1;
+		else if (!strcmp(argv[i], "--soft"))
+			soft = 1;
+		else if (!strcmp(argv[i], "--all"))
+			all = 1;
+		else if (!strcmp(argv[i], "--jit"))
+			jit = 1;
+		else if (!strcmp(argv[i], "--same-pages"))
+			same_pages = 1;
+		else if (!strcmp(argv[i], "--init") && i + 1 < argc)
+			threads = atoi(argv[++i]);
+		else if (argv[i][0] != '-' && np < 2)
+			paths[np++] = argv[i];
+		else
+			np = 99;
+	}
+	if (np != 2 || seconds <= 0 || slice_s <= 0 || threads < 1 ||
+	    threads > 64) {
+		fprintf(stderr, "usage: rx-abcompare [-s SECONDS] [-S SECONDS] "
+		    "[--full] [--v2] [--soft] [--all] [--jit] [--init N] "
+		    "[--same-pages] libA.so libB.so\n");
+		return 2;
+	}
+	for (i = 0; i < 2; i++) {
+		randomx_flags f;
+		uint32_t seed = 0;
+
+		load(&L[i], paths[i]);
+		f = L[i].get_flags();
+		L[i].cache = L[i].alloc_cache((randomx_flags)(f &
+		    (RANDOMX_FLAG_ARGON2 | RANDOMX_FLAG_JIT)));
+		if (!L[i].cache) {
+			fprintf(stderr, "rx-abcompare: %s: no cache\n", paths[i]);
+			return 2;
+		}
+		L[i].init_cache(L[i].cache, &seed, sizeof(seed));
+	}
+	if (full) {
+		int builder = (L[1].get_flags() & RANDOMX_FLAG_JIT) &&
+		    !(L[0].get_flags() & RANDOMX_FLAG_JIT);
+		size_t bytes = (size_t)L[0].item_count() * 64;
+		double t0 = now();
+
+		for (i = 0; i < 2; i++) {
+			L[i].dataset = L[i].alloc_dataset(RANDOMX_FLAG_DEFAULT);
+			if (!L[i].dataset) {
+				fprintf(stderr, "rx-abcompare: %s: no dataset\n",
+				    paths[i]);
+				return 2;
+			}
+			if (same_pages)
+				madvise(L[i].dataset_memory(L[i].dataset),
+				    bytes, MADV_HUGEPAGE);
+		}
+		build_dataset(&L[builder], threads);
+		memcpy(L[!builder].dataset_memory(L[!builder].dataset),
+		    L[builder].dataset_memory(L[builder].dataset), bytes);
+		printf("dataset built by %s in %.1f s, copied\n",
+		    paths[builder], now() - t0);
+		for (i = 0; i < 2; i++) {
+			L[i].release_cache(L[i].cache);
+			L[i].cache = NULL;
+		}
+	}
+	for (k = 0; k < 4; k++) {
+		if (all) {
+			v2 = k >> 1;
+			soft = k & 1;
+		} else if (k) {
+			break;
+		}
+		differ |= measure(L, seconds, slice_s, full, v2, soft, jit);
+	}
+	for (i = 0; i < 2; i++) {
+		if (L[i].dataset)
+			L[i].release_dataset(L[i].dataset);
+		if (L[i].cache)
+			L[i].release_cache(L[i].cache);
+	}
+	return differ ? 1 : 0;
+}
