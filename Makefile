@@ -104,7 +104,7 @@ LIB_OBJS = $(addprefix $(B)/,yespower-api.o yespower-platform.o \
 	yespower-dispatch.o) $(COMMON_OBJS) $(CORE_OBJS) $(SHA256_OBJS)
 REF_OBJS = $(B)/yespower-ref.o $(COMMON_OBJS)
 LIBS = libyespower.a libyespower.so $(SONAME)
-UTIL_OBJ = $(B)/tools/util.o
+UTIL_OBJ = $(B)/tools/util.o $(B)/tools/util-yespower.o
 
 all: $(LIBS) tests benchmark $(B)/yespower
 
@@ -217,7 +217,7 @@ $(B)/benchmark-ref: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) $(REF_OBJS)
 CHECKS = check-kat check-isa check-diff check-threads check-chains \
 	check-blake2b check-benchmark check-cli check-install check-python \
 	check-misuse check-exhaust check-overflow check-fork check-atexit \
-	check-stress check-fuzz-replay
+	check-stress check-fuzz-replay check-randomx
 
 check:
 	@if $(MAKE) -s -k $(CHECKS); then echo PASSED; \

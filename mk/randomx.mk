@@ -1,88 +1,95 @@
 # mk/randomx.mk: the RandomX library, built apart from libyespower in
 # build/randomx/ with its own flags.
 #
-#   make randomx          build/randomx/librandomx.a, librandomx.so (SONAME
-#                         librandomx.so.1) and the RandomX test programs
-#   make check-randomx    (in `make check`) every RandomX test program
-#   make clean-randomx    remove build/randomx/
-#   make build/randomx/rx-cache-abcompare   a speed comparison of two
-#                         librandomx.so's caches and dataset items
+#   make                  also build/randomx/librandomx.a and librandomx.so
+#                         (SONAME librandomx.so.1, exporting randomx.h only)
+#   make check-randomx    (in `make check`) the RandomX test programs
+#   make rx-abcompare     build/randomx/rx-abcompare: two RandomX shared
+#                         libraries' hash rates side by side
+#   make rx-cache-abcompare   their cache builds and dataset items
 #
-# Sources: the cache and dataset files below; the VM's list comes from
-# randomx/vm-sources.mk (RX_VM_SRCS: generic files; RX_VM_X86_SRCS: files
-# for x86 instruction sets, built only for x86 targets; RX_VM_TESTS: test
-# programs under test/randomx/, one source file each).  A file's own flags
-# are RX_CFLAGS_<basename>, e.g. RX_CFLAGS_argon2d-avx2 = -mavx2; generic
-# files get no ISA flags.  Every RandomX compile defines RX_X86_ISAS=1 on
-# x86, where the x86 files exist, so that dispatchers know they can call
-# them.  libyespower's shared helpers (BLAKE2b, CPU features, memory
-# regions) are compiled again here, with RandomX's flags, and linked in.
+# A file's own flags are RX_CFLAGS_<basename> (RX_CFLAGS_argon2d-avx2 =
+# -mavx2); generic files get no ISA flags.  The x86 files are built for x86
+# targets only, where every RandomX compile defines RX_X86_ISAS=1 so that
+# the dispatchers know they exist.  libyespower's shared helpers (BLAKE2b,
+# CPU features, memory regions) are compiled again here, with RandomX's
+# flags, and linked in.
 
-RX_BUILD = build/randomx
+#h RandomX (mk/randomx.mk):
+#h   check-randomx        known answers, light and full mode (dataset slices)
+#h   check-randomx-full   full mode with the whole dataset (minutes; .ci/run)
+#h   rx-abcompare         build/randomx/rx-abcompare: two librandomx.so side by side
 
+RX_BUILD = $(B)/randomx
+
+# The cache and dataset: Argon2d, Blake2Generator, SuperscalarHash.  The
+# VM: AES, program generation and decoding, the interpreter, the API.
 RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
-	randomx/superscalar.c randomx/dataset.c
-RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c
-RX_CFLAGS_argon2d-ssse3 = -mssse3
-RX_CFLAGS_argon2d-avx2 = -mavx2
+	randomx/superscalar.c randomx/dataset.c randomx/aes.c \
+	randomx/program.c randomx/vm-interp.c randomx/api.c
+RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
+	randomx/aes-ni.c
 RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
 	yespower-platform.c
-RX_TESTS = test/randomx/tests-rx-cache.c
+RX_TESTS = test/randomx/tests-rx-cache.c test/randomx/tests-rx-vm.c \
+	test/randomx/api-compat.c
 
-RX_VM_SRCS =
-RX_VM_X86_SRCS =
-RX_VM_TESTS =
--include randomx/vm-sources.mk
+RX_CFLAGS_argon2d-ssse3 = -mssse3
+RX_CFLAGS_argon2d-avx2 = -mavx2
+RX_CFLAGS_aes-ni = -maes
+# vm-interp.c rounds as the thread's rounding mode says: -frounding-math
+# keeps the compiler from assuming round-to-nearest, -ffp-contract=off
+# from fusing a multiply and an add into one differently-rounded FMA.
+RX_CFLAGS_vm-interp = -frounding-math -ffp-contract=off
+# These include "randomx.h" as a reference user's program does.
+RX_CFLAGS_api-compat = -Irandomx
+RX_CFLAGS_rx-abcompare = -Irandomx
+RX_CFLAGS_rx-cache-abcompare = -Irandomx
 
 RX_IS_X86 = $(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE))
 RX_DEFS = $(if $(RX_IS_X86),-DRX_X86_ISAS=1)
 RX_ALL_CFLAGS = $(WARN) $(CFLAGS) -std=gnu11 -fPIC -I. $(RX_DEFS) -MMD -MP
 RX_LDLIBS = -lpthread -lm
 
-RX_LIB_SRCS = $(RX_SRCS) $(RX_VM_SRCS) $(RX_SHARED_SRCS) \
-	$(if $(RX_IS_X86),$(RX_X86_SRCS) $(RX_VM_X86_SRCS))
+RX_LIB_SRCS = $(RX_SRCS) $(RX_SHARED_SRCS) $(if $(RX_IS_X86),$(RX_X86_SRCS))
 RX_LIB_OBJS = $(addprefix $(RX_BUILD)/,$(notdir $(RX_LIB_SRCS:.c=.o)))
-RX_TEST_SRCS = $(RX_TESTS) $(RX_VM_TESTS)
-RX_TEST_PROGS = $(addprefix $(RX_BUILD)/,$(notdir $(RX_TEST_SRCS:.c=)))
+RX_TEST_PROGS = $(addprefix $(RX_BUILD)/,$(notdir $(RX_TESTS:.c=)))
 RX_SONAME = librandomx.so.1
-RX_MAP = $(wildcard randomx/librandomx.map)
+RX_LIBS = $(RX_BUILD)/librandomx.a $(RX_BUILD)/librandomx.so
 
-randomx: $(RX_BUILD)/librandomx.a $(RX_BUILD)/librandomx.so $(RX_TEST_PROGS)
-all: randomx
-
-$(RX_BUILD)/.dir:
-	mkdir -p $(RX_BUILD)
-	@touch $@
+all: $(RX_LIBS)
 
 # One rule per source directory; the stem is the file's basename, which
 # names its own flags.
-$(RX_BUILD)/%.o: randomx/%.c | $(RX_BUILD)/.dir
-	$(CC) $(RX_ALL_CFLAGS) $(RX_CFLAGS_$*) -c $< -o $@
-$(RX_BUILD)/%.o: test/randomx/%.c | $(RX_BUILD)/.dir
-	$(CC) $(RX_ALL_CFLAGS) $(RX_CFLAGS_$*) -c $< -o $@
-$(RX_BUILD)/%.o: %.c | $(RX_BUILD)/.dir
-	$(CC) $(RX_ALL_CFLAGS) $(RX_CFLAGS_$*) -c $< -o $@
+define rx_compile
+$(RX_BUILD)/%.o: $(1)%.c $(B)/CONFIG
+	@mkdir -p $$(@D)
+	$$(CC) $$(RX_ALL_CFLAGS) $$(RX_CFLAGS_$$*) -c $$< -o $$@
+endef
+$(foreach dir,randomx/ test/randomx/ tools/ ./,$(eval $(call rx_compile,$(dir))))
 
 $(RX_BUILD)/librandomx.a: $(RX_LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(RX_LIB_OBJS)
 
 # Only the randomx_* API is exported (randomx/librandomx.map).
-$(RX_BUILD)/$(RX_SONAME): $(RX_LIB_OBJS) $(RX_MAP)
+$(RX_BUILD)/$(RX_SONAME): $(RX_LIB_OBJS) randomx/librandomx.map
 	$(CC) -shared -Wl,-soname,$(RX_SONAME) \
-		$(RX_MAP:%=-Wl,--version-script=%) \
+		-Wl,--version-script=randomx/librandomx.map \
 		$(LDFLAGS) -o $@ $(RX_LIB_OBJS) $(RX_LDLIBS)
 
 $(RX_BUILD)/librandomx.so: $(RX_BUILD)/$(RX_SONAME)
 	ln -sf $(RX_SONAME) $@
 
-$(RX_TEST_PROGS): $(RX_BUILD)/%: $(RX_BUILD)/%.o $(RX_BUILD)/librandomx.a
-	$(CC) $(LDFLAGS) -o $@ $< $(RX_BUILD)/librandomx.a $(RX_LDLIBS)
+$(RX_TEST_PROGS): $(RX_BUILD)/%: $(RX_BUILD)/%.o $(RX_BUILD)/librandomx.a \
+    $(B)/tools/util.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(RX_LDLIBS)
 
-# rx-cache-abcompare: the cache and dataset speed of two librandomx.so
-# side by side (not a test: `make build/randomx/rx-cache-abcompare`, see
-# the file).
-RX_CFLAGS_rx-cache-abcompare = -Irandomx
+# The comparison tools load the libraries they compare.
+rx-abcompare: $(RX_BUILD)/rx-abcompare
+rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare
+$(RX_BUILD)/rx-abcompare: $(RX_BUILD)/rx-abcompare.o
+	$(CC) $(LDFLAGS) -o $@ $< -ldl -lpthread
 $(RX_BUILD)/rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare.o
 	$(CC) $(LDFLAGS) -o $@ $< -ldl
 
@@ -90,15 +97,18 @@ $(RX_BUILD)/rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare.o
 # exits non-zero on a failure; all of them run even if one fails.
 check-randomx: $(RX_TEST_PROGS)
 	@fail=0; for t in $(RX_TEST_PROGS); do \
-		$$t || { echo "$$t: FAILED (exit status $$?)"; fail=1; }; \
+		$$t > $$t.out 2>&1; rc=$$?; \
+		grep -v ': ok$$' $$t.out | tail -n 20; \
+		[ $$rc = 0 ] || { echo "$$t: FAILED (exit status $$rc)"; \
+		fail=1; }; \
 	done; exit $$fail
-CHECKS += check-randomx
 
-clean-randomx:
-	rm -rf $(RX_BUILD)
-clean: clean-randomx
+# Full mode end to end: the whole 2080 MiB dataset, built on every CPU
+# (minutes without a JIT); .ci/run runs it.
+check-randomx-full: $(RX_BUILD)/tests-rx-vm $(RX_BUILD)/api-compat
+	@RANDOMX_TEST_FULL=1 $(RX_BUILD)/tests-rx-vm > \
+		$(RX_BUILD)/tests-rx-vm-full.out 2>&1; rc=$$?; \
+	grep -v ': ok$$' $(RX_BUILD)/tests-rx-vm-full.out | tail -n 20; \
+	$(RX_BUILD)/api-compat --full --threads $$(nproc) || rc=1; exit $$rc
 
--include $(RX_LIB_OBJS:.o=.d) $(RX_TEST_PROGS:=.d) \
-	$(RX_BUILD)/rx-cache-abcompare.d
-
-.PHONY: randomx check-randomx clean-randomx
+.PHONY: check-randomx check-randomx-full rx-abcompare rx-cache-abcompare

@@ -158,7 +158,7 @@ fuzz-smoke: $(FUZZ)/fuzz-yespower
 
 SAN_LIB = $(LIB_OBJS:$(B)/%=$(SAN)/%)
 SAN_REF = $(REF_OBJS:$(B)/%=$(SAN)/%)
-SAN_UTIL = $(SAN)/tools/util.o
+SAN_UTIL = $(UTIL_OBJ:$(B)/%=$(SAN)/%)
 SAN_OPT_PROGS = tests-stress tests-misuse tests-exhaust tests-chains
 SAN_REF_PROGS = tests-misuse tests-exhaust
 SAN_PROGS = $(SAN)/tests $(SAN)/tests-ref \

@@ -18,6 +18,7 @@
 
 #include "blake2b.h"
 #include "sysendian.h"
+#include "tools/util.h"
 #include "randomx/argon2d.h"
 #include "randomx/blake2-generator.h"
 #include "randomx/dataset.h"
@@ -62,10 +63,7 @@ static void *xalloc(size_t n)
 
 static void to_hex(char *hex, const uint8_t *b, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sprintf(hex + 2 * i, "%02x", b[i]);
+	util_hex_encode(hex, b, n);
 }
 
 /* The reference's 8-byte layout of an instruction, little-endian. */
@@ -249,19 +247,11 @@ static const rx_argon2_impl all_impls[] = {
 /* Decode a hex field ("-" is empty) into b; returns the length or -1. */
 static long from_hex(uint8_t *b, size_t max, const char *hex)
 {
-	size_t n = strlen(hex), i;
+	size_t n = strcmp(hex, "-") ? strlen(hex) : 0;
+	char msg[96];
 
-	if (strcmp(hex, "-") == 0)
-		return 0;
-	if (n % 2 || n / 2 > max)
+	if (n / 2 > max || util_hex_decode(hex, n, b, msg, sizeof(msg)))
 		return -1;
-	for (i = 0; i < n / 2; i++) {
-		unsigned x;
-
-		if (sscanf(hex + 2 * i, "%2x", &x) != 1)
-			return -1;
-		b[i] = (uint8_t)x;
-	}
 	return (long)(n / 2);
 }
 

@@ -40,7 +40,7 @@
 #include "blake2b.h"
 #include "cpu-features.h"
 #include "sysendian.h"
-#include "tests-util.h"
+#include "tools/util.h"
 #include "randomx/aes.h"
 #include "randomx/dataset.h"
 #include "randomx/program.h"
@@ -86,19 +86,11 @@ static void *xalloc(size_t n)
 /* Hex (or "-" for empty) into out; the byte count, or -1 if malformed. */
 static long from_hex(const char *hex, uint8_t *out, size_t max)
 {
-	size_t n = strlen(hex), i;
+	size_t n = strcmp(hex, "-") ? strlen(hex) : 0;
+	char msg[96];
 
-	if (!strcmp(hex, "-"))
-		return 0;
-	if (n % 2 || n / 2 > max)
+	if (n / 2 > max || util_hex_decode(hex, n, out, msg, sizeof(msg)))
 		return -1;
-	for (i = 0; i < n / 2; i++) {
-		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
 	return (long)(n / 2);
 }
 
