@@ -132,8 +132,8 @@ $(B)/%.o: %.c $(B)/CONFIG
 	$(CC) $(ALL_CFLAGS) $(FLAGS_$(*F)) -c $< -o $@
 
 # The benchmark's parts and the programs that use OpenMP.
-BENCH_OBJS = $(addprefix $(B)/bench/,options.o affinity.o harness.o json.o \
-	components.o)
+BENCH_OBJS = $(addprefix $(B)/bench/,options.o affinity.o harness.o \
+	report.o json.o parts.o components.o randomx.o randomx-components.o)
 OMP_OBJS = $(B)/benchmark.o $(BENCH_OBJS) $(B)/tools/abcompare.o
 $(OMP_OBJS): ALL_CFLAGS += $(OMPFLAGS)
 
@@ -160,8 +160,11 @@ $(B)/%.d: ;
 tests: $(B)/tests.o $(UTIL_OBJ) libyespower.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-benchmark: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) libyespower.a
-	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ $(LDLIBS)
+# With RandomX (benchmark --randomx), whose library shares libyespower's
+# helpers: libyespower.a comes first and provides them.
+benchmark: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) libyespower.a \
+    $(B)/randomx/librandomx.a
+	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ $(LDLIBS) -lm
 
 # The tool, linked statically: it runs wherever it is copied.
 LIBYESPOWER_VERSION = $(SOVERSION).0.0
@@ -206,8 +209,9 @@ $(B)/tests-ref: $(B)/tests.o $(UTIL_OBJ) $(REF_OBJS)
 $(B)/tests-chains-ref: $(B)/test/tests-chains.o $(UTIL_OBJ) $(REF_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/benchmark-ref: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) $(REF_OBJS)
-	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/benchmark-ref: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) $(REF_OBJS) \
+    $(B)/randomx/librandomx.a
+	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ $(LDLIBS) -lm
 
 # ---- checks ----
 

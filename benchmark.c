@@ -17,7 +17,8 @@
  * is 1.  Bad arguments exit with status 2 before any hashing.
  *
  * This file is the yespower job and the original's output; the parts of
- * the harness are in bench/ (see bench/bench.h).  It uses yespower.h only.
+ * the harness are in bench/ (see bench/bench.h), RandomX's
+ * (`benchmark --randomx`) in bench/randomx.c.  It uses yespower.h only.
  *
  * Test hook: YESPOWER_BENCHMARK_CORRUPT=J spoils kept hash J of every
  * multi-thread run before it is compared, so that tests-benchmark.sh can
@@ -26,8 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <omp.h>
 
@@ -131,78 +130,6 @@ static void setup(const bench_options *o, yespower_job *job, bench_work *w)
 	w->hash = hash_yespower;
 }
 
-/* ---- text output ---- */
-
-static void print_bytes(double bytes)
-{
-	if (bytes >= 1 << 20)
-		printf("%.2f MiB", bytes / (1 << 20));
-	else
-		printf("%.2f KiB", bytes / 1024);
-}
-
-static void print_cpus(const bench_result *res, const bench_options *o)
-{
-	int t;
-
-	printf("CPUs");
-	for (t = 0; t < res->threads; t++)
-		printf(" %d", res->cpus[t]);
-	if (res->pinned)
-		printf(" (pinned: %s)\n", o->affinity_arg);
-	else
-		printf(" at the start (not pinned; %lu migration%s seen)\n",
-		    res->migrations, res->migrations == 1 ? "" : "s");
-}
-
-static void print_verification(const bench_result *res)
-{
-	if (res->mismatches)
-		printf("MISMATCH: %u of %u sampled hashes differ from "
-		    "single-threaded ones\n", res->mismatches, res->verified);
-	else if (res->verified)
-		printf("verified %u hashes against single-threaded ones: all "
-		    "match\n", res->verified);
-	else if (res->reference)
-		printf("kept %u hash%s to verify the other runs\n",
-		    res->hashes < BENCH_NSAVE ? (unsigned)res->hashes :
-		    BENCH_NSAVE, res->hashes == 1 ? "" : "es");
-}
-
-/* The original's two lines, then ours. */
-static void print_run(const bench_result *res, const bench_options *o,
-    uint64_t per_hash, uint64_t per_thread)
-{
-	if (!res->hashes) {
-		puts("FAILED");
-		return;
-	}
-	printf("%llu H/s real, %llu H/s virtual (%llu hashes in %.2f "
-	    "seconds)\n", (unsigned long long)(res->hashes / res->wall),
-	    (unsigned long long)(res->cpu > 0 ? res->hashes / res->cpu : 0),
-	    res->hashes, res->wall);
-	printf("min %.3f ms, avg %.3f ms, max %.3f ms\n", res->lat_min * 1e3,
-	    res->lat_mean * 1e3, res->lat_max * 1e3);
-	printf("p50 %.3f ms, p90 %.3f ms, p99 %.3f ms\n", res->lat_p50 * 1e3,
-	    res->lat_p90 * 1e3, res->lat_p99 * 1e3);
-	printf("memory ");
-	print_bytes((double)per_hash);
-	printf(" per hash, ");
-	print_bytes((double)per_thread * res->threads);
-	printf(" in all");
-	if (res->huge_bytes >= 0) {
-		printf(" (huge pages: ");
-		print_bytes((double)res->huge_bytes);
-		printf(")");
-	}
-	printf("; implementation %s\n", yespower_impl_name());
-	print_cpus(res, o);
-	print_verification(res);
-	if (res->failed)
-		puts("FAILED: a hash returned an error or a thread could not "
-		    "be set up");
-}
-
 /* The original's three header lines, then one of ours. */
 static void print_header(const yespower_job *job, const bench_work *w,
     const yespower_binary_t *first)
@@ -274,51 +201,6 @@ static void json_params(json_writer *j, const yespower_job *job,
 
 /* ---- main ---- */
 
-/* Every thread count in turn, each verified; results into runs[]. */
-static void run_all(const yespower_job *job, const bench_work *w,
-    const bench_options *o, bench_result *runs)
-{
-	static uint8_t save[BENCH_NSAVE * sizeof(yespower_binary_t)];
-	static uint8_t ref_out[BENCH_NSAVE * sizeof(yespower_binary_t)];
-	static bench_reference ref;
-	const char *corrupt = getenv("YESPOWER_BENCHMARK_CORRUPT");
-	uint64_t base = (uint32_t)((uint32_t)time(NULL) * 1812433253U);
-	bench_settings s;
-	size_t i;
-
-	memset(&s, 0, sizeof(s));
-	s.seconds = o->seconds;
-	s.warmup = o->warmup;
-	s.cpus = o->ncpus ? o->cpus : NULL;
-	s.ncpus = o->ncpus;
-	s.progress = isatty(STDERR_FILENO);
-	ref.out = ref_out;
-	ref.corrupt = corrupt ? atoi(corrupt) : -1;
-	ref.quiet = o->json;
-	for (i = 0; i < o->nthreads; i++) {
-		int threads = o->threads[i];
-
-		if (!o->json) {
-			printf("Benchmarking %d thread%s ...\n", threads,
-			    threads == 1 ? "" : "s");
-			fflush(stdout);
-		}
-		bench_run(w, threads, &s, base, save, &runs[i]);
-		bench_verify(w, &ref, base, save, &runs[i]);
-		if (runs[i].failed || runs[i].mismatches)
-			status = 1;
-		if (runs[i].mismatches)
-			fprintf(stderr, "benchmark: MISMATCH: %u of %u sampled "
-			    "hashes on %d threads differ from single-threaded "
-			    "ones\n", runs[i].mismatches, runs[i].verified,
-			    threads);
-		if (!o->json)
-			print_run(&runs[i], o, memory_per_hash(&job->params),
-			    memory_per_thread(w, job));
-		fflush(stdout);
-	}
-}
-
 static void json_document(const yespower_job *job, const bench_work *w,
     const bench_options *o, const yespower_binary_t *first,
     const bench_result *runs, char **argv)
@@ -357,6 +239,8 @@ int main(int argc, char **argv)
 	size_t i;
 
 	bench_parse_args(&o, argc, argv);
+	if (o.randomx)
+		return bench_randomx(&o, argv);
 	setup(&o, &job, &w);
 	omp_set_dynamic(0);
 
@@ -374,7 +258,9 @@ int main(int argc, char **argv)
 	} else if (!o.components) {
 		if (!(runs = calloc(o.nthreads, sizeof(*runs))))
 			bench_out_of_memory();
-		run_all(&job, &w, &o, runs);
+		if (bench_run_all(&w, &o, runs, memory_per_hash(&job.params),
+		    memory_per_thread(&w, &job), yespower_impl_name()))
+			status = 1;
 	}
 	if (o.json)
 		json_document(&job, &w, &o, &first, runs, argv);

@@ -6,8 +6,12 @@
  *   harness.c     one thread count measured: threads hash nonces for a
  *                 while, each call timed; then the results verified
  *                 against single-threaded ones
+ *   report.c      every thread count in turn, printed as the original
  *   json.c        the JSON writer and the machine's description
+ *   parts.c       one part of a hash timed on its own: a component row
  *   components.c  the parts of a yespower hash, timed one by one
+ *   randomx.c     RandomX: cache, dataset, VMs on the harness, and its
+ *                 component rows
  *
  * The harness knows nothing of yespower: it runs a bench_work, whose
  * hash function turns nonces into outputs of a fixed size.
@@ -66,6 +70,8 @@ typedef struct {
 	int b2b;
 	unsigned batch;			/* --batch, or 1 */
 	const char *impl;
+	/* RandomX (--randomx) */
+	int randomx, rx_v2, rx_full, rx_large_pages, rx_soft_aes;
 	/* the harness */
 	int json, components, seconds_given;
 	int threads[BENCH_MAX_LIST];
@@ -177,6 +183,19 @@ typedef struct {
 void bench_verify(const bench_work *w, bench_reference *ref, uint64_t base,
     const uint8_t *save, bench_result *res);
 
+/*
+ * bench_run_all(w, o, runs, per_hash, per_thread, impl): every thread
+ * count of o in turn (bench_run), each verified (bench_verify) and, but
+ * with --json, printed in the original's lines and ours, with its memory
+ * (per_hash bytes per hash, per_thread per thread) and the implementation
+ * impl; results into runs[0 .. o->nthreads - 1].  Returns 1 if a run
+ * failed or mismatched, else 0.  Test hook: YESPOWER_BENCHMARK_CORRUPT=J
+ * spoils kept hash J of every multi-thread run before it is compared.
+ */
+int bench_run_all(const bench_work *w, const bench_options *o,
+    bench_result *runs, uint64_t per_hash, uint64_t per_thread,
+    const char *impl);
+
 /* The number after "Key:" in a /proc file (kB for sizes), or -1. */
 long long bench_proc_kib(const char *path, const char *key);
 
@@ -213,6 +232,31 @@ void json_run(json_writer *j, const bench_result *res, uint64_t per_hash,
 /* ---- components ---- */
 
 /*
+ * One part of a hash, timed on its own (bench/parts.c).  fn(p, count) runs
+ * the part count times (count 0: only its setup) and returns a value that
+ * depends on the work, so that it cannot be left out; it sets p->failed
+ * on an error.  rate is per_call units of unit per call.
+ */
+typedef struct bench_part bench_part;
+typedef uint32_t (*bench_part_fn)(bench_part *p, uint64_t count);
+struct bench_part {
+	char name[96];
+	const char *unit;		/* of rate */
+	double per_call;
+	int in_hash;			/* part of every hash's cost */
+	bench_part_fn fn;
+	int failed;
+	/* results */
+	uint64_t calls;
+	double seconds, rate;
+};
+
+/* Time p for about target seconds; then print it as a row, or as JSON. */
+void bench_part_measure(bench_part *p, double target);
+void bench_part_print(const bench_part *p);
+void bench_part_json(json_writer *j, const bench_part *p);
+
+/*
  * bench_components(o, job_hash, out_json): time every part of a hash of
  * o's parameters on this thread (pinned to the first CPU of --affinity),
  * for o->seconds each; in text mode print them as they come, with JSON
@@ -220,6 +264,24 @@ void json_run(json_writer *j, const bench_result *res, uint64_t per_hash,
  * last.  Returns nonzero if a part failed.
  */
 int bench_components(const bench_options *o, const bench_work *whole,
+    json_writer *j);
+
+/* ---- RandomX (bench/randomx.c, bench/randomx-components.c) ---- */
+
+/*
+ * bench_randomx(o, argv): the whole `benchmark --randomx` run as o says;
+ * returns the exit status (0, or 1 if a hash failed or mismatched or the
+ * memory could not be had).
+ */
+int bench_randomx(const bench_options *o, char **argv);
+
+/*
+ * bench_randomx_components(o, flags, j): the parts of a hash with those
+ * randomx_flags, timed on this thread; printed, or into j under
+ * "components".  Nonzero if a part failed.
+ */
+#include "randomx/randomx.h"
+int bench_randomx_components(const bench_options *o, randomx_flags flags,
     json_writer *j);
 
 #endif /* !BENCH_BENCH_H */

@@ -21,34 +21,22 @@
 
 #pragma weak yespower_run_component
 
-typedef struct component component;
-
-/* Run a part count times; the result depends on the work done. */
-typedef uint32_t (*component_fn)(component *c, uint64_t count);
-
-struct component {
-	char name[96];
-	const char *unit;	/* of rate */
-	double per_call;	/* units of rate per call */
-	int in_hash;		/* part of every hash's cost */
-	component_fn fn;
-	/* arguments */
+/* A part of a yespower hash: a bench_part and its arguments. */
+typedef struct {
+	bench_part part;	/* first: the functions get &part */
 	const bench_work *whole;
 	int b2b;
 	uint8_t *buf, *out;
 	size_t len, key_len, out_len;
 	yespower_component_t which;
 	yespower_params_t params;
-	int failed;
-	/* results */
-	uint64_t calls;
-	double seconds, rate;
-};
+} component;
 
-static volatile uint32_t component_sink;
+typedef uint32_t (*component_fn)(component *c, uint64_t count);
 
-static uint32_t run_sha256(component *c, uint64_t count)
+static uint32_t run_sha256(bench_part *p, uint64_t count)
 {
+	component *c = (component *)p;
 	uint8_t out[32] = { 0 };
 
 	while (count--) {
@@ -58,8 +46,9 @@ static uint32_t run_sha256(component *c, uint64_t count)
 	return out[0];
 }
 
-static uint32_t run_sha256_chain(component *c, uint64_t count)
+static uint32_t run_sha256_chain(bench_part *p, uint64_t count)
 {
+	component *c = (component *)p;
 	uint8_t h[32];
 
 	memcpy(h, c->buf, sizeof(h));
@@ -68,8 +57,9 @@ static uint32_t run_sha256_chain(component *c, uint64_t count)
 	return h[0];
 }
 
-static uint32_t run_blake2b(component *c, uint64_t count)
+static uint32_t run_blake2b(bench_part *p, uint64_t count)
 {
+	component *c = (component *)p;
 	uint8_t out[32] = { 0 };
 
 	while (count--) {
@@ -80,8 +70,9 @@ static uint32_t run_blake2b(component *c, uint64_t count)
 }
 
 /* HMAC with a key_len-byte key over len bytes, SHA-256 or power2b's. */
-static uint32_t run_hmac(component *c, uint64_t count)
+static uint32_t run_hmac(bench_part *p, uint64_t count)
 {
+	component *c = (component *)p;
 	uint8_t out[32] = { 0 };
 
 	while (count--) {
@@ -97,8 +88,9 @@ static uint32_t run_hmac(component *c, uint64_t count)
 }
 
 /* PBKDF2 (c = 1) with a 32-byte password and a len-byte salt. */
-static uint32_t run_pbkdf2(component *c, uint64_t count)
+static uint32_t run_pbkdf2(bench_part *p, uint64_t count)
 {
+	component *c = (component *)p;
 	while (count--) {
 		c->buf[0] ^= c->out[0];
 		if (c->b2b)
@@ -111,86 +103,47 @@ static uint32_t run_pbkdf2(component *c, uint64_t count)
 	return c->out[0];
 }
 
-static uint32_t run_core(component *c, uint64_t count)
+static uint32_t run_core(bench_part *p, uint64_t count)
 {
+	component *c = (component *)p;
 	uint32_t result = 0;
 
 	if (yespower_run_component(c->which, &c->params, count, &result))
-		c->failed = 1;
+		p->failed = 1;
 	return result;
 }
 
-static uint32_t run_whole(component *c, uint64_t count)
+static uint32_t run_whole(bench_part *p, uint64_t count)
 {
+	component *c = (component *)p;
 	const bench_work *w = c->whole;
 	uint8_t out[BENCH_MAX_OUT] = { 0 };
 	uint64_t nonce = 0;
 
 	while (count--)
 		if (w->hash(w, NULL, nonce++, 1, out))
-			c->failed = 1;
+			p->failed = 1;
 	return out[0];
 }
 
-static double time_component(component *c, uint64_t count)
-{
-	double t0 = bench_wall();
-
-	component_sink ^= c->fn(c, count);
-	return bench_wall() - t0;
-}
-
-/*
- * measure_component(c, target): the calls per second of a part, from one
- * call of count iterations lasting about target seconds.  The cost of a
- * call with count 0 (the core drivers map and fill their memory every
- * time) is measured and subtracted.  count grows eightfold while a call is
- * too short to scale from, then in proportion; a timed call shorter than
- * target / 2 (the scaling was misled by a preemption) is scaled and timed
- * again.
- */
-static void measure_component(component *c, double target)
-{
-	uint64_t count = 1, limit = (uint64_t)1 << 40;
-	double overhead = 1e30, t = 0;
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		t = time_component(c, 0);
-		if (t < overhead)
-			overhead = t;
-	}
-	for (i = 0; i < 40 && !c->failed; i++) {
-		t = time_component(c, count) - overhead;
-		if (t >= target / 2 || count >= limit)
-			break;
-		if (t < target / 64)
-			count *= 8;
-		else
-			count = (uint64_t)(count * (target / t)) + 1;
-	}
-	c->calls = count;
-	c->seconds = t;
-	c->rate = t > 0 ? count / t * c->per_call : 0;
-}
-
 static component *add_component(component *list, size_t *n,
-    const char *unit, double per_call, component_fn fn, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
+    const char *unit, double per_call, bench_part_fn fn, const char *fmt,
+    ...) __attribute__((format(printf, 6, 7)));
 
 /* Append a part to list[] (named with printf's fmt); returns it. */
 static component *add_component(component *list, size_t *n,
-    const char *unit, double per_call, component_fn fn, const char *fmt, ...)
+    const char *unit, double per_call, bench_part_fn fn, const char *fmt,
+    ...)
 {
 	component *c = &list[(*n)++];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(c->name, sizeof(c->name), fmt, ap);
+	vsnprintf(c->part.name, sizeof(c->part.name), fmt, ap);
 	va_end(ap);
-	c->unit = unit;
-	c->per_call = per_call;
-	c->fn = fn;
+	c->part.unit = unit;
+	c->part.per_call = per_call;
+	c->part.fn = fn;
 	return c;
 }
 
@@ -257,7 +210,7 @@ static void kdf_components(component *list, size_t *n,
 		c->len = 32;
 	}
 	for (i = first; i < *n; i++) {
-		list[i].in_hash = 1;
+		list[i].part.in_hash = 1;
 		list[i].b2b = b2b;
 	}
 }
@@ -284,53 +237,16 @@ static void core_components(component *list, size_t *n,
 	c = add_component(list, n, "passes/s", 1, run_core,
 	    "SMix1 (%s), N = %u blocks", v, p->N);
 	c->which = YESPOWER_COMPONENT_SMIX1;
-	c->in_hash = 1;
+	c->part.in_hash = 1;
 	c = add_component(list, n, "passes/s", 1, run_core,
 	    "SMix2 (%s), %u steps", v, nloop);
 	c->which = YESPOWER_COMPONENT_SMIX2;
-	c->in_hash = 1;
+	c->part.in_hash = 1;
 	/* The parameters' N, r and version; Salsa20/8 is 0.5's own. */
 	for (i = first; i < *n; i++)
 		list[i].params = *p;
 	list[first].params.version = YESPOWER_0_5;
 	list[first + 1].params.version = YESPOWER_1_0;
-}
-
-static void print_per_call(double seconds)
-{
-	if (seconds < 1e-6)
-		printf("%9.1f ns", seconds * 1e9);
-	else if (seconds < 1e-3)
-		printf("%9.2f us", seconds * 1e6);
-	else
-		printf("%9.3f ms", seconds * 1e3);
-}
-
-static void print_component(const component *c)
-{
-	printf("  %-40s %12.*f %-9s", c->name, c->rate >= 1000 ? 0 : 2,
-	    c->rate, c->unit);
-	if (c->calls)
-		print_per_call(c->seconds / c->calls);
-	puts(c->failed ? "  FAILED" : "");
-	fflush(stdout);
-}
-
-static void json_component(json_writer *j, const component *c)
-{
-	json_open(j, NULL, '{');
-	json_str(j, "name", c->name);
-	json_num(j, "rate", c->rate);
-	json_str(j, "unit", c->unit);
-	if (c->calls)
-		json_num(j, "ns_per_call", c->seconds / c->calls * 1e9);
-	else
-		json_str(j, "ns_per_call", NULL);
-	json_int(j, "calls", (long long)c->calls);
-	json_num(j, "seconds", c->seconds);
-	json_bool(j, "part_of_hash", c->in_hash);
-	json_bool(j, "failed", c->failed);
-	json_close(j, '}');
 }
 
 int bench_components(const bench_options *o, const bench_work *whole,
@@ -367,25 +283,27 @@ int bench_components(const bench_options *o, const bench_work *whole,
 		printf("Components (1 thread, implementation %s, about %.2f s "
 		    "each):\n", yespower_impl_name(), o->seconds);
 	for (i = 0; i < n; i++) {
-		measure_component(&list[i], o->seconds);
-		failed |= list[i].failed;
-		if (list[i].in_hash && list[i].rate > 0)
-			parts += list[i].per_call / list[i].rate;
+		bench_part *p = &list[i].part;
+
+		bench_part_measure(p, o->seconds);
+		failed |= p->failed;
+		if (p->in_hash && p->rate > 0)
+			parts += p->per_call / p->rate;
 		if (!j)
-			print_component(&list[i]);
+			bench_part_print(p);
 	}
 	if (j) {
 		json_open(j, "components", '[');
 		for (i = 0; i < n; i++)
-			json_component(j, &list[i]);
+			bench_part_json(j, &list[i].part);
 		json_close(j, ']');
 	} else if (!yespower_run_component) {
 		puts("(no core components: this build has no drivers for "
 		    "them)");
-	} else if (list[n - 1].rate > 0) {
+	} else if (list[n - 1].part.rate > 0) {
 		printf("SMix1, SMix2, PBKDF2 and HMAC add up to %.3f ms of the "
 		    "whole hash's %.3f ms\n", parts * 1e3,
-		    1e3 / list[n - 1].rate);
+		    1e3 / list[n - 1].part.rate);
 	}
 	free(buf);
 	return failed;

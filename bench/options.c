@@ -85,6 +85,14 @@ static void print_usage(void)
 "  --json            one JSON document on stdout instead of text\n"
 "  --components      time the parts of a hash, one thread, instead\n"
 "  -h, --help        this help\n"
+"RandomX (instead of yespower; -t, -s, -w, --batch, --affinity, --json and\n"
+"--components as above; --batch K uses calculate_hash_first/next/last):\n"
+"  --randomx         RandomX v1, light mode (the 256 MiB cache)\n"
+"  --v2              RandomX v2\n"
+"  --full            full mode: the 2080 MiB dataset, built first on as\n"
+"                    many threads as the largest count of -t\n"
+"  --large-pages     cache, dataset and scratchpads in huge pages\n"
+"  --soft-aes        software AES (default: AES-NI where the CPU has it)\n"
 "Exit status: 0 ok, 1 a hash failed or mismatched, 2 bad arguments.\n",
 	    stdout);
 }
@@ -219,8 +227,27 @@ static void parse_affinity(bench_options *o, const char *s)
  * What no single argument shows: conflicts between options, power2b's
  * version, the core asked for, the default thread list and duration.
  */
+/* RandomX's options go with --randomx, and yespower's do not. */
+static void check_randomx(const bench_options *o)
+{
+	const char *rx = o->rx_v2 ? "--v2" : o->rx_full ? "--full" :
+	    o->rx_large_pages ? "--large-pages" : o->rx_soft_aes ?
+	    "--soft-aes" : NULL;
+	const char *yp = o->preset ? "--preset" : o->b2b ? "--b2b" :
+	    o->pers_option ? o->pers_option : o->impl ? "--impl" : NULL;
+
+	if (!o->randomx && rx)
+		bench_usage_error("%s goes with --randomx", rx);
+	if (o->randomx && o->npositional)
+		bench_usage_error("argument '%s' conflicts with --randomx",
+		    o->first_positional);
+	if (o->randomx && yp)
+		bench_usage_error("%s conflicts with --randomx", yp);
+}
+
 static void check_options(bench_options *o)
 {
+	check_randomx(o);
 	if (o->preset && o->npositional)
 		bench_usage_error("argument '%s' conflicts with --preset",
 		    o->first_positional);
@@ -258,7 +285,8 @@ static void check_options(bench_options *o)
 
 enum { OPT_PERS = 256, OPT_PERS_HEX, OPT_NO_PERS, OPT_PRESET,
     OPT_LIST_PRESETS, OPT_B2B, OPT_IMPL, OPT_AFFINITY, OPT_JSON,
-    OPT_COMPONENTS, OPT_BATCH };
+    OPT_COMPONENTS, OPT_BATCH, OPT_RANDOMX, OPT_V2, OPT_FULL,
+    OPT_LARGE_PAGES, OPT_SOFT_AES };
 
 static const struct option long_options[] = {
 	{ "threads", required_argument, NULL, 't' },
@@ -276,6 +304,11 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "components", no_argument, NULL, OPT_COMPONENTS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "randomx", no_argument, NULL, OPT_RANDOMX },
+	{ "v2", no_argument, NULL, OPT_V2 },
+	{ "full", no_argument, NULL, OPT_FULL },
+	{ "large-pages", no_argument, NULL, OPT_LARGE_PAGES },
+	{ "soft-aes", no_argument, NULL, OPT_SOFT_AES },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -335,6 +368,21 @@ static void apply_option(bench_options *o, int c, const char *arg)
 			bench_usage_error("invalid --batch '%s' (expected 1 to "
 			    "%d)", optarg, BENCH_MAX_BATCH);
 		o->batch = (unsigned)v;
+		break;
+	case OPT_RANDOMX:
+		o->randomx = 1;
+		break;
+	case OPT_V2:
+		o->rx_v2 = 1;
+		break;
+	case OPT_FULL:
+		o->rx_full = 1;
+		break;
+	case OPT_LARGE_PAGES:
+		o->rx_large_pages = 1;
+		break;
+	case OPT_SOFT_AES:
+		o->rx_soft_aes = 1;
 		break;
 	case ':':
 		bench_usage_error("option '%s' needs a value", arg);

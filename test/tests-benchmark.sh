@@ -180,6 +180,11 @@ bad "--batch" --batch 2 --components
 bad "--pers" --preset yespower --pers x
 bad "--b2b" --preset power2b --b2b
 bad "'5'" 5 --b2b
+bad "--v2" --v2
+bad "--full" --full 10
+bad "'10'" --randomx 10
+bad "--preset" --randomx --preset yespower
+bad "--b2b" --randomx --b2b
 
 # ---- the original's output, first hashes ----
 # Verified with openwall yespower's own benchmark: the hash of bytes i * 3
@@ -388,6 +393,48 @@ for x in c:
 	need(num(x.get("rate")) and x["rate"] > 0 and x.get("failed") is False,
 	    "component %s" % x.get("name"))
 need(d["runs"] == [], "runs with --components")'
+
+# ---- RandomX ----
+"$B" --randomx -t 1,2 -s 0 --json >"$TMP/j" 2>"$TMP/err" ||
+    fail "--randomx -t 1,2 -s 0 --json: exit status $?"
+doc "--randomx --json" "$TMP/j" '
+need(d is not None, "not JSON")
+need(d.get("program") == "librandomx benchmark", "program")
+need(d.get("mode") == "light" and d.get("randomx_version") == 1, "mode")
+need(num(d.get("cache_init_seconds")) and d["cache_init_seconds"] > 0,
+    "cache_init_seconds")
+need(type(d.get("first_hash")) is str and len(d["first_hash"]) == 64,
+    "first_hash")
+need(d.get("ok") is True and d.get("mismatches") == 0, "ok")
+runs = d.get("runs", [])
+need([r["threads"] for r in runs] == [1, 2], "runs")
+need(runs and runs[0]["reference"] is True, "1 thread is the reference")
+need(len(runs) == 2 and runs[1]["verified"] > 0, "2 threads verified")'
+# The miners' pipeline (_first, _next, _last) against single hashes, v2.
+"$B" --randomx --v2 -t 2 -s 0 --batch 3 --json >"$TMP/j" 2>&1 ||
+    fail "--randomx --v2 --batch 3: exit status $?"
+doc "--randomx --v2 --batch 3" "$TMP/j" '
+need(d is not None and d.get("randomx_version") == 2 and
+    d.get("batch") == 3, "v2, batch")
+r = d["runs"][0]
+need(r["hashes"] % 3 == 0 and r["verified"] > 0 and r["mismatches"] == 0,
+    "batch verified against single hashes: %r" % r)'
+YESPOWER_BENCHMARK_CORRUPT=0 "$B" --randomx -t 2 -s 0 >"$TMP/out" 2>/dev/null
+[ $? = 1 ] && grep -q '^Mismatch at 0$' "$TMP/out" && pass ||
+    fail "--randomx: a spoiled hash was not reported"
+"$B" --randomx --components -s 0.01 >"$TMP/out" 2>&1 ||
+    fail "--randomx --components: exit status $?"
+doc "--randomx --components" "$TMP/out" '
+for part in ("Blake2b-512, 64 B", "Blake2bLong, 1 KiB out",
+    "Argon2d cache, 256 MiB (portable)", "SuperscalarHash generation",
+    "dataset items, 64 at a time", "dataset items, one at a time",
+    "AES fill 1R, 2 MiB (soft)", "AES hash 1R, 2 MiB (soft)",
+    "program generation and decoding", "VM program, light mode",
+    "whole hash, light mode"):
+	m = re.search(r"^  " + re.escape(part) +
+	    r" +([0-9.]+) [A-Za-z/]+ +[0-9.]+ [nu]?m?s$", text, re.M)
+	need(m and float(m.group(1)) > 0, "no positive figure for " + part)
+need("FAILED" not in text, "a part failed")'
 
 check_docs
 echo "benchmark: $checks passed, $failures failed"
