@@ -62,10 +62,16 @@ SHA256_FLAGS_shani = -msha -msse4.1
 
 CORE_OBJS = $(CORES:%=yespower-opt-%.o)
 SHA256_OBJS = $(filter-out sha256-portable.o,$(SHA256_IMPLS:%=sha256-%.o))
+# The hashing API (pow-hash.h); its kernels and flags are in mk/hashes.mk.
+POW_KERNELS = $(if $(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE)),\
+	$(filter-out $(NO_ISAS) $(if $(filter 1,$(NO_AVX2)),avx2),shani avx2 sse2))
+POW_OBJS = pow-hash.o pow-sha3.o pow-merkle.o pow-hash-dispatch.o \
+	pow-sha256-portable.o pow-keccak.o $(POW_KERNELS:%=pow-sha256-%.o) \
+	$(if $(filter avx2,$(POW_KERNELS)),pow-keccak-avx2.o)
 LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
 	yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o \
 	cpu-features.o \
-	$(CORE_OBJS) $(SHA256_OBJS)
+	$(CORE_OBJS) $(SHA256_OBJS) $(POW_OBJS)
 REF_OBJS = yespower-ref.o yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o
 
 PROGS = tests benchmark tests-diff tests-threads tests-unload tests-chains \
