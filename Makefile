@@ -67,6 +67,7 @@ POW_KERNELS = $(if $(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE)),\
 	$(filter-out $(NO_ISAS) $(if $(filter 1,$(NO_AVX2)),avx2),shani avx2 sse2))
 POW_OBJS = pow-hash.o pow-sha3.o pow-merkle.o pow-hash-dispatch.o \
 	pow-sha256-portable.o pow-keccak.o $(POW_KERNELS:%=pow-sha256-%.o) \
+	$(if $(filter shani,$(POW_KERNELS)),pow-sha256-shani-sse.o) \
 	$(if $(filter avx2,$(POW_KERNELS)),pow-keccak-avx2.o)
 LIB_OBJS = yespower-api.o yespower-platform.o yespower-dispatch.o \
 	yespower-presets.o yespower-hashes.o sha256.o blake2b.o insecure_memzero.o \

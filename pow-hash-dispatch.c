@@ -35,6 +35,7 @@
 static const pow_sha256_kernels *const sha256_sets[] = {
 #if X86 && !defined(POW_NO_SHANI)
 	&pow_sha256_kernels_shani,
+	&pow_sha256_kernels_shani_sse,
 #endif
 #if X86 && !defined(POW_NO_AVX2)
 	&pow_sha256_kernels_avx2,

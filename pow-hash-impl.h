@@ -51,7 +51,8 @@ typedef struct {
 extern const pow_sha256_kernels pow_sha256_kernels_portable;
 #if defined(__x86_64__) || defined(__i386__)
 #ifndef POW_NO_SHANI
-extern const pow_sha256_kernels pow_sha256_kernels_shani;
+extern const pow_sha256_kernels pow_sha256_kernels_shani;	/* VEX */
+extern const pow_sha256_kernels pow_sha256_kernels_shani_sse;
 #endif
 #ifndef POW_NO_AVX2
 extern const pow_sha256_kernels pow_sha256_kernels_avx2;
@@ -63,14 +64,16 @@ extern const pow_sha256_kernels pow_sha256_kernels_sse2;
 #endif
 extern const pow_keccak_kernels pow_keccak_kernels_portable;
 
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(POW_NO_SHANI)
 /*
- * The SHA-NI kernels at a given width (1 to 4 streams), for the
+ * The "shani" kernels at a given width (1 to 4 streams), for the
  * benchmark's per-width rows (pow-sha256-shani.c).
  */
 void pow_sha256_shani_d64_ways(uint8_t *out, const uint8_t *in, size_t n,
     int ways);
 void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
     uint64_t iters, int ways);
+#endif
 
 /*
  * The kernels in use, after the first-use choice and self-tests

@@ -2,8 +2,14 @@
  * pow-sha256-shani.c: the many-at-once SHA-256 kernels with the x86 SHA
  * extensions (SHA-NI), 1 to 4 independent messages interleaved.
  *
- * Compiled alone with -msha -msse4.1 (the Makefile), called only when
- * cpuid reports SHA-NI.  sha256-shani.c explains how SHA256RNDS2,
+ * The Makefile compiles this file twice: as pow-sha256-shani.o with
+ * -mavx -msha -DPOW_SHANI_VEX, the "shani" set, for CPUs with SHA-NI and
+ * AVX (every AMD Zen, Intel from Ice Lake on), and as
+ * pow-sha256-shani-sse.o with -msha -msse4.1, "shani-sse", for those with
+ * SHA-NI but no AVX (Intel's Goldmont and Tremont Atoms).  The code is
+ * the same; the VEX encoding's three-operand forms save the register
+ * copies the two-operand SSE forms need, which on Zen 3 makes three
+ * chains interleaved a third faster.  sha256-shani.c explains how SHA256RNDS2,
  * SHA256MSG1 and SHA256MSG2 split the work and the ABEF/CDGH register
  * layout; the rounds here are the same, for S streams at once.
  *
@@ -34,16 +40,26 @@
 #include "pow-hash-impl.h"
 #include "sha256.h"
 
+#if defined(POW_SHANI_VEX)
+#define SET_NAME "shani"
+#define SET_NEED (POW_CPU_SHANI | POW_CPU_AVX)
+#define SET_SUFFIX(name) name##_shani
+#if defined(__SHA__) && defined(__AVX__)
+#define TARGET_SHANI
+#else
+#define TARGET_SHANI __attribute__((target("sha,avx")))
+#endif
+#else
+#define SET_NAME "shani-sse"
+#define SET_NEED POW_CPU_SHANI
+#define SET_SUFFIX(name) name##_shani_sse
 #if defined(__SHA__) && defined(__SSE4_1__)
 #define TARGET_SHANI
 #else
 #define TARGET_SHANI __attribute__((target("sha,sse4.1,ssse3")))
 #endif
+#endif
 #define INLINE static inline __attribute__((always_inline)) TARGET_SHANI
-
-/* Streams are loops over s < S with S a constant; unrolled, the arrays
- * below become registers. */
-#define EACH(s) _Pragma("GCC unroll 4") for (int s = 0; s < S; s++)
 
 /* The initial state in the ABEF and CDGH layouts, and as message words
  * A B C D and E F G H (what a digest of a chain feeds forward). */
@@ -89,168 +105,112 @@ INLINE __m128i K4(const int g)
 	return _mm_load_si128((const __m128i *)&yespower_sha256_K[4 * g]);
 }
 
-/*
- * quad(S, g, abef, cdgh, w, wk0): rounds 4g .. 4g + 3 of each stream,
- * with W[4g ..] in w[s][g % 4], finishing W[4g + 4 ..] and starting
- * W[4g + 12 ..] as sha256-shani.c's QUAD does.  For g = 0, wk0 (if not
- * NULL) holds W + K already.
- */
-INLINE void quad(const int S, const int g, __m128i *abef, __m128i *cdgh,
-    __m128i (*w)[4], const __m128i *wk0)
-{
-	const int v = g & 3, prev = (g + 3) & 3, next = (g + 1) & 3;
-	__m128i wk[4];
 
-	EACH(s) {
-		wk[s] = (g == 0 && wk0) ? wk0[s] :
-		    _mm_add_epi32(w[s][v], K4(g));
-		cdgh[s] = _mm_sha256rnds2_epu32(cdgh[s], abef[s], wk[s]);
-	}
-	if (g >= 3 && g <= 14) {
-		EACH(s) {
-			w[s][next] = _mm_add_epi32(w[s][next],
-			    _mm_alignr_epi8(w[s][v], w[s][prev], 4));
-			w[s][next] = _mm_sha256msg2_epu32(w[s][next], w[s][v]);
-		}
-	}
-	EACH(s)
-		abef[s] = _mm_sha256rnds2_epu32(abef[s], cdgh[s],
-		    _mm_shuffle_epi32(wk[s], 0x0e));
-	if (g >= 1 && g <= 12) {
-		EACH(s)
-			w[s][prev] = _mm_sha256msg1_epu32(w[s][prev], w[s][v]);
-	}
+/* ---- one stream's steps; EACH() (pow-sha256-shani-streams.h) runs a
+ * step on every stream ---- */
+
+#define DECLARE_STREAM(s, ...) __attribute__((unused)) __m128i abef##s, \
+	cdgh##s, keep_abef##s, keep_cdgh##s, w##s##_0, w##s##_1, w##s##_2, \
+	w##s##_3, wk##s, wk0_##s;
+#define SET_H0(s, ...) abef##s = H0_ABEF; cdgh##s = H0_CDGH;
+#define FEED_FORWARD_H0(s, ...) abef##s = _mm_add_epi32(abef##s, H0_ABEF); \
+	cdgh##s = _mm_add_epi32(cdgh##s, H0_CDGH);
+#define KEEP_STATE(s, ...) keep_abef##s = abef##s; keep_cdgh##s = cdgh##s;
+#define FEED_FORWARD_KEPT(s, ...) \
+	abef##s = _mm_add_epi32(abef##s, keep_abef##s); \
+	cdgh##s = _mm_add_epi32(cdgh##s, keep_cdgh##s);
+#define LOAD_MESSAGE(s, in) \
+	w##s##_0 = load_be(&(in)[64 * s]); \
+	w##s##_1 = load_be(&(in)[64 * s + 16]); \
+	w##s##_2 = load_be(&(in)[64 * s + 32]); \
+	w##s##_3 = load_be(&(in)[64 * s + 48]);
+#define SET_PAD32(s, ...) w##s##_2 = PAD32_W8; w##s##_3 = PAD32_W12;
+#define DIGEST_TO_MESSAGE(s, ...) \
+	w##s##_0 = pick(abef##s, cdgh##s, PICK_ABCD); \
+	w##s##_1 = pick(abef##s, cdgh##s, PICK_EFGH); \
+	SET_PAD32(s)
+#define STORE_DIGEST(s, out) \
+	store_be(&(out)[32 * s], pick(abef##s, cdgh##s, PICK_ABCD)); \
+	store_be(&(out)[32 * s + 16], pick(abef##s, cdgh##s, PICK_EFGH));
+#define LOAD_CHAIN(s, h) \
+	w##s##_0 = load_be(&(h)[32 * s]); \
+	w##s##_1 = load_be(&(h)[32 * s + 16]); \
+	wk0_##s = _mm_add_epi32(w##s##_0, K4(0));
+/* The next message of a chain: the state words plus the initial state
+ * (the feed-forward), and for the first rounds also plus K, in one
+ * addition from the shuffle. */
+#define NEXT_MESSAGE(s, abcd_k) { \
+	const __m128i abcd = pick(abef##s, cdgh##s, PICK_ABCD); \
+	wk0_##s = _mm_add_epi32(abcd, abcd_k); \
+	w##s##_0 = _mm_add_epi32(abcd, H0_ABCD); \
+	w##s##_1 = _mm_add_epi32(pick(abef##s, cdgh##s, PICK_EFGH), H0_EFGH); \
 }
-
-/* All 64 rounds of each stream from its message words w (consumed). */
-INLINE void rounds(const int S, __m128i *abef, __m128i *cdgh,
-    __m128i (*w)[4], const __m128i *wk0)
-{
-	quad(S, 0, abef, cdgh, w, wk0);
-	quad(S, 1, abef, cdgh, w, NULL);
-	quad(S, 2, abef, cdgh, w, NULL);
-	quad(S, 3, abef, cdgh, w, NULL);
-	quad(S, 4, abef, cdgh, w, NULL);
-	quad(S, 5, abef, cdgh, w, NULL);
-	quad(S, 6, abef, cdgh, w, NULL);
-	quad(S, 7, abef, cdgh, w, NULL);
-	quad(S, 8, abef, cdgh, w, NULL);
-	quad(S, 9, abef, cdgh, w, NULL);
-	quad(S, 10, abef, cdgh, w, NULL);
-	quad(S, 11, abef, cdgh, w, NULL);
-	quad(S, 12, abef, cdgh, w, NULL);
-	quad(S, 13, abef, cdgh, w, NULL);
-	quad(S, 14, abef, cdgh, w, NULL);
-	quad(S, 15, abef, cdgh, w, NULL);
-}
-
-/* 64 rounds with W + K from a table: the padding block of 64 bytes. */
-INLINE void rounds_pad64(const int S, __m128i *abef, __m128i *cdgh)
-{
-	_Pragma("GCC unroll 16")
-	for (int g = 0; g < 16; g++) {
-		const __m128i wk = _mm_load_si128(
-		    (const __m128i *)&pow_sha256_pad64_wk[4 * g]);
-		const __m128i wk_hi = _mm_shuffle_epi32(wk, 0x0e);
-
-		EACH(s)
-			cdgh[s] = _mm_sha256rnds2_epu32(cdgh[s], abef[s], wk);
-		EACH(s)
-			abef[s] = _mm_sha256rnds2_epu32(abef[s], cdgh[s], wk_hi);
-	}
-}
-
-/* The S 64-byte messages at in to their SHA-256d at out. */
-INLINE void d64_streams(const int S, uint8_t *out, const uint8_t *in)
-{
-	__m128i abef[4], cdgh[4], abef1[4], cdgh1[4], w[4][4];
-
-	EACH(s) {
-		w[s][0] = load_be(&in[64 * s]);
-		w[s][1] = load_be(&in[64 * s + 16]);
-		w[s][2] = load_be(&in[64 * s + 32]);
-		w[s][3] = load_be(&in[64 * s + 48]);
-		abef[s] = H0_ABEF;
-		cdgh[s] = H0_CDGH;
-	}
-	rounds(S, abef, cdgh, w, NULL);
-	EACH(s) {
-		abef1[s] = abef[s] = _mm_add_epi32(abef[s], H0_ABEF);
-		cdgh1[s] = cdgh[s] = _mm_add_epi32(cdgh[s], H0_CDGH);
-	}
-	rounds_pad64(S, abef, cdgh);
-	EACH(s) {
-		abef[s] = _mm_add_epi32(abef[s], abef1[s]);
-		cdgh[s] = _mm_add_epi32(cdgh[s], cdgh1[s]);
-		w[s][0] = pick(abef[s], cdgh[s], PICK_ABCD);
-		w[s][1] = pick(abef[s], cdgh[s], PICK_EFGH);
-		w[s][2] = PAD32_W8;
-		w[s][3] = PAD32_W12;
-		abef[s] = H0_ABEF;
-		cdgh[s] = H0_CDGH;
-	}
-	rounds(S, abef, cdgh, w, NULL);
-	EACH(s) {
-		abef[s] = _mm_add_epi32(abef[s], H0_ABEF);
-		cdgh[s] = _mm_add_epi32(cdgh[s], H0_CDGH);
-		store_be(&out[32 * s], pick(abef[s], cdgh[s], PICK_ABCD));
-		store_be(&out[32 * s + 16], pick(abef[s], cdgh[s], PICK_EFGH));
-	}
-}
+#define STORE_CHAIN(s, h) \
+	store_be(&(h)[32 * s], w##s##_0); \
+	store_be(&(h)[32 * s + 16], w##s##_1);
+#define ROUND_PAIR_LO(s, wk) \
+	cdgh##s = _mm_sha256rnds2_epu32(cdgh##s, abef##s, wk);
+#define ROUND_PAIR_HI(s, wk) \
+	abef##s = _mm_sha256rnds2_epu32(abef##s, cdgh##s, wk);
 
 /*
- * S chains at h, each hashed iters (>= 1) times.  Between two hashes the
- * critical path is: last SHA256RNDS2, shufps, paddd (the state words
- * plus the feed-forward and K, one constant), first SHA256RNDS2.
+ * QUAD(g, v, prev, next): rounds 4g .. 4g + 3 of every stream on W[4g ..]
+ * (in w<s>_<v>), finishing W[4g + 4 ..] in w<s>_<next> and starting
+ * W[4g + 12 ..] in w<s>_<prev>, as sha256-shani.c's QUAD; QUAD_WK0 takes
+ * the first W + K from wk0<s>.  g is a constant: the conditions cost
+ * nothing.
  */
-INLINE void recursive_streams(const int S, uint8_t *h, uint64_t iters)
-{
-	const __m128i abcd_k = _mm_add_epi32(H0_ABCD, K4(0));
-	__m128i abef[4], cdgh[4], w[4][4], wk0[4];
+#define RND1(s, g, v) \
+	wk##s = _mm_add_epi32(w##s##_##v, K4(g)); \
+	cdgh##s = _mm_sha256rnds2_epu32(cdgh##s, abef##s, wk##s);
+#define RND1_WK0(s, ...) \
+	wk##s = wk0_##s; \
+	cdgh##s = _mm_sha256rnds2_epu32(cdgh##s, abef##s, wk##s);
+#define MSG2(s, v, prev, next) \
+	w##s##_##next = _mm_add_epi32(w##s##_##next, \
+	    _mm_alignr_epi8(w##s##_##v, w##s##_##prev, 4)); \
+	w##s##_##next = _mm_sha256msg2_epu32(w##s##_##next, w##s##_##v);
+#define RND2(s, ...) \
+	abef##s = _mm_sha256rnds2_epu32(abef##s, cdgh##s, \
+	    _mm_shuffle_epi32(wk##s, 0x0e));
+#define MSG1(s, v, prev) \
+	w##s##_##prev = _mm_sha256msg1_epu32(w##s##_##prev, w##s##_##v);
 
-	EACH(s) {
-		w[s][0] = load_be(&h[32 * s]);
-		w[s][1] = load_be(&h[32 * s + 16]);
-		wk0[s] = _mm_add_epi32(w[s][0], K4(0));
-	}
-	for (;;) {
-		EACH(s) {
-			w[s][2] = PAD32_W8;
-			w[s][3] = PAD32_W12;
-			abef[s] = H0_ABEF;
-			cdgh[s] = H0_CDGH;
-		}
-		rounds(S, abef, cdgh, w, wk0);
-		EACH(s) {
-			const __m128i abcd = pick(abef[s], cdgh[s], PICK_ABCD);
+#define QUAD_STEPS(first, g, v, prev, next) do { \
+	if ((first) && (g) == 0) { \
+		EACH(RND1_WK0) \
+	} else { \
+		EACH(RND1, g, v) \
+	} \
+	if ((g) >= 3 && (g) <= 14) { \
+		EACH(MSG2, v, prev, next) \
+	} \
+	EACH(RND2) \
+	if ((g) >= 1 && (g) <= 12) { \
+		EACH(MSG1, v, prev) \
+	} \
+} while (0)
+#define QUAD(g, v, prev, next) QUAD_STEPS(0, g, v, prev, next)
+#define QUAD_WK0(g, v, prev, next) QUAD_STEPS(1, g, v, prev, next)
 
-			wk0[s] = _mm_add_epi32(abcd, abcd_k);
-			w[s][0] = _mm_add_epi32(abcd, H0_ABCD);
-			w[s][1] = _mm_add_epi32(pick(abef[s], cdgh[s],
-			    PICK_EFGH), H0_EFGH);
-		}
-		if (!--iters)
-			break;
-	}
-	EACH(s) {
-		store_be(&h[32 * s], w[s][0]);
-		store_be(&h[32 * s + 16], w[s][1]);
-	}
-}
+#define ROUNDS(Q) \
+	Q(0, 0, 3, 1); Q(1, 1, 0, 2); Q(2, 2, 1, 3); Q(3, 3, 2, 0); \
+	Q(4, 0, 3, 1); Q(5, 1, 0, 2); Q(6, 2, 1, 3); Q(7, 3, 2, 0); \
+	Q(8, 0, 3, 1); Q(9, 1, 0, 2); Q(10, 2, 1, 3); Q(11, 3, 2, 0); \
+	Q(12, 0, 3, 1); Q(13, 1, 0, 2); Q(14, 2, 1, 3); Q(15, 3, 2, 0)
 
-#define STREAM_FUNCS(S) \
-TARGET_SHANI static void d64_x##S(uint8_t *out, const uint8_t *in) \
-{ \
-	d64_streams(S, out, in); \
-} \
-TARGET_SHANI static void recursive_x##S(uint8_t *h, uint64_t iters) \
-{ \
-	recursive_streams(S, h, iters); \
-}
-STREAM_FUNCS(1)
-STREAM_FUNCS(2)
-STREAM_FUNCS(3)
-STREAM_FUNCS(4)
+#define S 1
+#include "pow-sha256-shani-streams.h"
+#undef S
+#define S 2
+#include "pow-sha256-shani-streams.h"
+#undef S
+#define S 3
+#include "pow-sha256-shani-streams.h"
+#undef S
+#define S 4
+#include "pow-sha256-shani-streams.h"
+#undef S
 
 typedef void d64_group_fn(uint8_t *out, const uint8_t *in);
 typedef void recursive_group_fn(uint8_t *h, uint64_t iters);
@@ -266,8 +226,7 @@ static recursive_group_fn *const recursive_x[5] = {
  * group.  Inputs are read in groups before the group's outputs are
  * written, and output i never lies after input i, so out == in works.
  */
-void pow_sha256_shani_d64_ways(uint8_t *out, const uint8_t *in, size_t n,
-    int ways)
+static void d64_ways(uint8_t *out, const uint8_t *in, size_t n, int ways)
 {
 	for (; n >= (size_t)ways; n -= ways, in += 64 * ways, out += 32 * ways)
 		d64_x[ways](out, in);
@@ -275,8 +234,8 @@ void pow_sha256_shani_d64_ways(uint8_t *out, const uint8_t *in, size_t n,
 		d64_x[n](out, in);
 }
 
-void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
-    uint64_t iters, int ways)
+static void recursive_ways(uint8_t *h, size_t chains, uint64_t iters,
+    int ways)
 {
 	if (!iters)
 		return;
@@ -286,21 +245,34 @@ void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
 		recursive_x[chains](h, iters);
 }
 
+#if defined(POW_SHANI_VEX)
+void pow_sha256_shani_d64_ways(uint8_t *out, const uint8_t *in, size_t n,
+    int ways)
+{
+	d64_ways(out, in, n, ways);
+}
+
+void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
+    uint64_t iters, int ways)
+{
+	recursive_ways(h, chains, iters, ways);
+}
+#endif
+
 /* The widths used by default (the measurements are in notes/hashes.md). */
-#define D64_WAYS 2
+#define D64_WAYS 3
 #define RECURSIVE_WAYS 3
 
-static void d64_shani(uint8_t *out, const uint8_t *in, size_t n)
+static void d64_default(uint8_t *out, const uint8_t *in, size_t n)
 {
-	pow_sha256_shani_d64_ways(out, in, n, D64_WAYS);
+	d64_ways(out, in, n, D64_WAYS);
 }
 
-static void recursive_shani(uint8_t *h, size_t chains, uint64_t iters)
+static void recursive_default(uint8_t *h, size_t chains, uint64_t iters)
 {
-	pow_sha256_shani_recursive_ways(h, chains, iters, RECURSIVE_WAYS);
+	recursive_ways(h, chains, iters, RECURSIVE_WAYS);
 }
 
-const pow_sha256_kernels pow_sha256_kernels_shani = {
-	"shani", POW_CPU_SHANI, d64_shani, recursive_shani,
-	RECURSIVE_WAYS
+const pow_sha256_kernels SET_SUFFIX(pow_sha256_kernels) = {
+	SET_NAME, SET_NEED, d64_default, recursive_default, RECURSIVE_WAYS
 };

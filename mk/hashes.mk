@@ -9,7 +9,8 @@
 #   make NO_AVX2=1      leave the AVX2 kernels out (NO_SHANI=1, NO_SSE2=1
 #                       leave out theirs too)
 
-POW_FLAGS_shani = -msha -msse4.1
+POW_FLAGS_shani = -mavx -msha -DPOW_SHANI_VEX
+POW_FLAGS_shani-sse = -msha -msse4.1
 POW_FLAGS_avx2 = -mavx2 -DPOW_SIMD_AVX2
 POW_FLAGS_sse2 = -msse2 -DPOW_SIMD_SSE2
 
@@ -21,8 +22,10 @@ ALL_CFLAGS += $(POW_ISA_DEFS)
 
 POW_HEADERS = pow-hash.h pow-hash-impl.h
 
-pow-sha256-shani.o: pow-sha256-shani.c $(POW_HEADERS) sha256.h cpu-features.h
-	$(CC) $(ALL_CFLAGS) $(POW_FLAGS_shani) -c $< -o $@
+# One source, two encodings (see pow-sha256-shani.c).
+pow-sha256-shani.o pow-sha256-shani-sse.o: pow-sha256-%.o: pow-sha256-shani.c \
+	pow-sha256-shani-streams.h $(POW_HEADERS) sha256.h cpu-features.h
+	$(CC) $(ALL_CFLAGS) $(POW_FLAGS_$*) -c $< -o $@
 
 # One source, two instruction sets.
 pow-sha256-avx2.o pow-sha256-sse2.o: pow-sha256-%.o: pow-sha256-simd.c \
