@@ -2,12 +2,14 @@
  * pow-keccak-round.h: one round of Keccak-f[1600] without its round
  * constant (theta, rho, pi, chi), written once for every Keccak kernel.
  *
- * The includer defines the lane type's operations: XOR(a, b), XOR5(a, b,
- * c, d, e), ROL(a, n) (rotate each 64-bit lane left by the constant n,
- * 1 <= n <= 63) and ANDN(a, b) (~a & b), and declares the variables: the
- * state a0 .. a24 (lane x + 5 y at a<x + 5 y>), and scratch b0 .. b24,
- * c0 .. c4, d0 .. d4.  Iota (a0 ^= RC) is the includer's, so that a
- * caller may fold it into something else.
+ * KECCAK_ROUND(X, a, b, c, d) runs the round on the state a0 .. a24
+ * (lane x + 5 y in a<x + 5 y>; the names are a's prefix and the lane
+ * number pasted together) with scratch b0 .. b24, c0 .. c4 and d0 .. d4,
+ * using the operations X##XOR(p, q), X##XOR5(p, q, r, s, t), X##ROL(p, n)
+ * (rotate each 64-bit lane left by the constant n, 1 <= n <= 63),
+ * X##ROL1(p) (the same by 1) and X##ANDN(p, q) (~p & q).  So one
+ * translation unit can run rounds of several lane types side by side,
+ * each with its own prefix.  Iota (a0 ^= RC) is the caller's.
  *
  * pi moves lane (x, y) to (y, 2x + 3y mod 5); the b assignments below list
  * each source lane once, in order, with its rho rotation (FIPS 202,
@@ -16,33 +18,68 @@
 #ifndef POW_KECCAK_ROUND_H
 #define POW_KECCAK_ROUND_H
 
-#define KECCAK_THETA_RHO_PI_CHI \
-	c0 = XOR5(a0, a5, a10, a15, a20); c1 = XOR5(a1, a6, a11, a16, a21); \
-	c2 = XOR5(a2, a7, a12, a17, a22); c3 = XOR5(a3, a8, a13, a18, a23); \
-	c4 = XOR5(a4, a9, a14, a19, a24); \
-	d0 = XOR(c4, ROL(c1, 1)); d1 = XOR(c0, ROL(c2, 1)); d2 = XOR(c1, ROL(c3, 1)); \
-	d3 = XOR(c2, ROL(c4, 1)); d4 = XOR(c3, ROL(c0, 1)); \
-	b0 = XOR(a0, d0); b10 = ROL(XOR(a1, d1), 1); b20 = ROL(XOR(a2, d2), 62); \
-	b5 = ROL(XOR(a3, d3), 28); b15 = ROL(XOR(a4, d4), 27); b16 = ROL(XOR(a5, d0), 36); \
-	b1 = ROL(XOR(a6, d1), 44); b11 = ROL(XOR(a7, d2), 6); b21 = ROL(XOR(a8, d3), 55); \
-	b6 = ROL(XOR(a9, d4), 20); b7 = ROL(XOR(a10, d0), 3); b17 = ROL(XOR(a11, d1), 10); \
-	b2 = ROL(XOR(a12, d2), 43); b12 = ROL(XOR(a13, d3), 25); b22 = ROL(XOR(a14, d4), 39); \
-	b23 = ROL(XOR(a15, d0), 41); b8 = ROL(XOR(a16, d1), 45); b18 = ROL(XOR(a17, d2), 15); \
-	b3 = ROL(XOR(a18, d3), 21); b13 = ROL(XOR(a19, d4), 8); b14 = ROL(XOR(a20, d0), 18); \
-	b24 = ROL(XOR(a21, d1), 2); b9 = ROL(XOR(a22, d2), 61); b19 = ROL(XOR(a23, d3), 56); \
-	b4 = ROL(XOR(a24, d4), 14); \
-	a0 = XOR(b0, ANDN(b1, b2)); a1 = XOR(b1, ANDN(b2, b3)); \
-	a2 = XOR(b2, ANDN(b3, b4)); a3 = XOR(b3, ANDN(b4, b0)); \
-	a4 = XOR(b4, ANDN(b0, b1)); a5 = XOR(b5, ANDN(b6, b7)); \
-	a6 = XOR(b6, ANDN(b7, b8)); a7 = XOR(b7, ANDN(b8, b9)); \
-	a8 = XOR(b8, ANDN(b9, b5)); a9 = XOR(b9, ANDN(b5, b6)); \
-	a10 = XOR(b10, ANDN(b11, b12)); a11 = XOR(b11, ANDN(b12, b13)); \
-	a12 = XOR(b12, ANDN(b13, b14)); a13 = XOR(b13, ANDN(b14, b10)); \
-	a14 = XOR(b14, ANDN(b10, b11)); a15 = XOR(b15, ANDN(b16, b17)); \
-	a16 = XOR(b16, ANDN(b17, b18)); a17 = XOR(b17, ANDN(b18, b19)); \
-	a18 = XOR(b18, ANDN(b19, b15)); a19 = XOR(b19, ANDN(b15, b16)); \
-	a20 = XOR(b20, ANDN(b21, b22)); a21 = XOR(b21, ANDN(b22, b23)); \
-	a22 = XOR(b22, ANDN(b23, b24)); a23 = XOR(b23, ANDN(b24, b20)); \
-	a24 = XOR(b24, ANDN(b20, b21));
+#define KECCAK_ROUND(X, a, b, c, d) \
+	c##0 = X##XOR5(a##0, a##5, a##10, a##15, a##20); \
+	c##1 = X##XOR5(a##1, a##6, a##11, a##16, a##21); \
+	c##2 = X##XOR5(a##2, a##7, a##12, a##17, a##22); \
+	c##3 = X##XOR5(a##3, a##8, a##13, a##18, a##23); \
+	c##4 = X##XOR5(a##4, a##9, a##14, a##19, a##24); \
+	d##0 = X##XOR(c##4, X##ROL1(c##1)); d##1 = X##XOR(c##0, X##ROL1(c##2)); \
+	d##2 = X##XOR(c##1, X##ROL1(c##3)); d##3 = X##XOR(c##2, X##ROL1(c##4)); \
+	d##4 = X##XOR(c##3, X##ROL1(c##0)); b##0 = X##XOR(a##0, d##0); \
+	b##10 = X##ROL(X##XOR(a##1, d##1), 1); \
+	b##20 = X##ROL(X##XOR(a##2, d##2), 62); \
+	b##5 = X##ROL(X##XOR(a##3, d##3), 28); \
+	b##15 = X##ROL(X##XOR(a##4, d##4), 27); \
+	b##16 = X##ROL(X##XOR(a##5, d##0), 36); \
+	b##1 = X##ROL(X##XOR(a##6, d##1), 44); b##11 = X##ROL(X##XOR(a##7, d##2), 6); \
+	b##21 = X##ROL(X##XOR(a##8, d##3), 55); \
+	b##6 = X##ROL(X##XOR(a##9, d##4), 20); b##7 = X##ROL(X##XOR(a##10, d##0), 3); \
+	b##17 = X##ROL(X##XOR(a##11, d##1), 10); \
+	b##2 = X##ROL(X##XOR(a##12, d##2), 43); \
+	b##12 = X##ROL(X##XOR(a##13, d##3), 25); \
+	b##22 = X##ROL(X##XOR(a##14, d##4), 39); \
+	b##23 = X##ROL(X##XOR(a##15, d##0), 41); \
+	b##8 = X##ROL(X##XOR(a##16, d##1), 45); \
+	b##18 = X##ROL(X##XOR(a##17, d##2), 15); \
+	b##3 = X##ROL(X##XOR(a##18, d##3), 21); \
+	b##13 = X##ROL(X##XOR(a##19, d##4), 8); \
+	b##14 = X##ROL(X##XOR(a##20, d##0), 18); \
+	b##24 = X##ROL(X##XOR(a##21, d##1), 2); \
+	b##9 = X##ROL(X##XOR(a##22, d##2), 61); \
+	b##19 = X##ROL(X##XOR(a##23, d##3), 56); \
+	b##4 = X##ROL(X##XOR(a##24, d##4), 14); \
+	a##0 = X##XOR(b##0, X##ANDN(b##1, b##2)); \
+	a##1 = X##XOR(b##1, X##ANDN(b##2, b##3)); \
+	a##2 = X##XOR(b##2, X##ANDN(b##3, b##4)); \
+	a##3 = X##XOR(b##3, X##ANDN(b##4, b##0)); \
+	a##4 = X##XOR(b##4, X##ANDN(b##0, b##1)); \
+	a##5 = X##XOR(b##5, X##ANDN(b##6, b##7)); \
+	a##6 = X##XOR(b##6, X##ANDN(b##7, b##8)); \
+	a##7 = X##XOR(b##7, X##ANDN(b##8, b##9)); \
+	a##8 = X##XOR(b##8, X##ANDN(b##9, b##5)); \
+	a##9 = X##XOR(b##9, X##ANDN(b##5, b##6)); \
+	a##10 = X##XOR(b##10, X##ANDN(b##11, b##12)); \
+	a##11 = X##XOR(b##11, X##ANDN(b##12, b##13)); \
+	a##12 = X##XOR(b##12, X##ANDN(b##13, b##14)); \
+	a##13 = X##XOR(b##13, X##ANDN(b##14, b##10)); \
+	a##14 = X##XOR(b##14, X##ANDN(b##10, b##11)); \
+	a##15 = X##XOR(b##15, X##ANDN(b##16, b##17)); \
+	a##16 = X##XOR(b##16, X##ANDN(b##17, b##18)); \
+	a##17 = X##XOR(b##17, X##ANDN(b##18, b##19)); \
+	a##18 = X##XOR(b##18, X##ANDN(b##19, b##15)); \
+	a##19 = X##XOR(b##19, X##ANDN(b##15, b##16)); \
+	a##20 = X##XOR(b##20, X##ANDN(b##21, b##22)); \
+	a##21 = X##XOR(b##21, X##ANDN(b##22, b##23)); \
+	a##22 = X##XOR(b##22, X##ANDN(b##23, b##24)); \
+	a##23 = X##XOR(b##23, X##ANDN(b##24, b##20)); \
+	a##24 = X##XOR(b##24, X##ANDN(b##20, b##21));
+
+/* The operations on one 64-bit lane, for KECCAK_ROUND(KU64_, ...). */
+#define KU64_XOR(p, q) ((p) ^ (q))
+#define KU64_XOR5(p, q, r, s, t) ((p) ^ (q) ^ (r) ^ (s) ^ (t))
+#define KU64_ROL(p, n) (((p) << (n)) | ((p) >> (64 - (n))))
+#define KU64_ROL1(p) KU64_ROL(p, 1)
+#define KU64_ANDN(p, q) (~(p) & (q))
 
 #endif /* !POW_KECCAK_ROUND_H */

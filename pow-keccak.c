@@ -27,11 +27,6 @@ const uint64_t pow_keccak_rc[24] = {
 	0x0000000080000001ULL, 0x8000000080008008ULL
 };
 
-#define XOR(a, b) ((a) ^ (b))
-#define XOR5(a, b, c, d, e) ((a) ^ (b) ^ (c) ^ (d) ^ (e))
-#define ROL(a, n) (((a) << (n)) | ((a) >> (64 - (n))))
-#define ANDN(a, b) (~(a) & (b))
-
 #define LANES(op) \
 	op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7) op(8) op(9) \
 	op(10) op(11) op(12) op(13) op(14) op(15) op(16) op(17) op(18) \
@@ -55,7 +50,7 @@ void pow_keccakf1600_portable(uint64_t state[25])
 
 	LANES(LOAD_LANE)
 	for (round = 0; round < 24; round++) {
-		KECCAK_THETA_RHO_PI_CHI
+		KECCAK_ROUND(KU64_, a, b, c, d)
 		a0 ^= pow_keccak_rc[round];
 	}
 	LANES(STORE_LANE)
