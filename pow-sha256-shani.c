@@ -260,7 +260,7 @@ void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
 #endif
 
 /* The widths used by default (the measurements are in notes/hashes.md). */
-#define D64_WAYS 3
+#define D64_WAYS 4
 #define RECURSIVE_WAYS 3
 
 static void d64_default(uint8_t *out, const uint8_t *in, size_t n)
