@@ -193,7 +193,7 @@ static size_t best_sha256(void)
 {
 	size_t i;
 
-	for (i = 0; i < NSHA - 1 && !runs_here(sha256_sets[i]->need); i++)
+	for (i = 0; i + 1 < NSHA && !runs_here(sha256_sets[i]->need); i++)
 		;
 	return i;
 }
@@ -202,7 +202,8 @@ static size_t best_keccak(void)
 {
 	size_t i;
 
-	for (i = 0; i < NKECCAK - 1 && !runs_here(keccak_sets[i]->need); i++)
+	for (i = 0; i + 1 < NKECCAK && !runs_here(keccak_sets[i]->need);
+	    i++)
 		;
 	return i;
 }

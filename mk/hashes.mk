@@ -6,6 +6,9 @@
 #   make check-hashes   (in `make check`) tests-hashes: the standards'
 #                       vectors, real Bitcoin blocks, every kernel set this
 #                       CPU runs against the portable one, errors, threads
+#   make check-hashes-qemu   tests-hashes --quick under qemu-x86_64 -cpu
+#                       qemu64 (SSE2 only: the SHA-NI and AVX2 sets must be
+#                       named as skipped, SSE2 and portable must pass)
 #   make NO_AVX2=1      leave the AVX2 kernels out (NO_SHANI=1, NO_SSE2=1
 #                       leave out theirs too)
 
@@ -68,8 +71,18 @@ check-hashes: test/tests-hashes
 		|| { cat TESTS-HASHES-OUT; rc=1; }; \
 	exit $$rc
 
+check-hashes-qemu: test/tests-hashes
+	@if ! command -v qemu-x86_64 > /dev/null; then \
+		echo "hashes under qemu64: skipped (no qemu-x86_64)"; exit 0; fi; \
+	qemu-x86_64 -cpu qemu64 ./test/tests-hashes --quick test/vectors \
+		> TESTS-HASHES-OUT; rc=$$?; \
+	grep -v '^ok \|^skipped ' TESTS-HASHES-OUT; \
+	grep -q 'skipped (.*sha256=avx2' TESTS-HASHES-OUT || \
+		{ echo "qemu64: AVX2 not refused"; rc=1; }; \
+	exit $$rc
+
 clean: clean-hashes
 clean-hashes:
 	rm -f test/*.o test/tests-hashes TESTS-HASHES-OUT
 
-.PHONY: check-hashes clean-hashes
+.PHONY: check-hashes check-hashes-qemu clean-hashes
