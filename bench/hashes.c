@@ -11,8 +11,8 @@
  *      kernel set, and the SHA-NI kernels at each width): ns/byte and
  *      bytes/s.
  *   2. Recursive SHA-256: MH/s of 1 chain, of K chains interleaved on one
- *      thread (every K up to 16, and the best), and of the best K on every
- *      thread; with --ghz, MH/s per 0.1 GHz as fast-recursive-sha256's
+ *      thread (K up to 16 that fill the kernel's groups), and of the best
+ *      K on every thread; with --ghz, MH/s per 0.1 GHz as fast-recursive-sha256's
  *      benchmark prints it.
  *   3. Merkle roots of 2^20 .. 2^24 leaves (--merkle 20-24), SHA3-256 and
  *      SHA-256d: the time on 1 thread and on THREADS threads (default:
@@ -223,7 +223,7 @@ static void table_sha256(const struct options *o)
 		    measure(run_d64, &j, o->seconds), 1024 * 64);
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(POW_NO_SHANI)
 		if (!strcmp(k->name, "shani")) {
-			char name[16];
+			char name[32];
 
 			for (j.ways = 1; j.ways <= 4; j.ways++) {
 				snprintf(name, sizeof(name), "shani-x%d",
@@ -316,7 +316,9 @@ static void table_recursive(const struct options *o)
 		for (c = 2; c <= 16; c++) {
 			struct timing t;
 
-			if (k->chains_per_core > 4 && c % k->chains_per_core)
+			/* Widths that fill whole groups of the kernel. */
+			if (k->chains_per_core > 4 ? c % k->chains_per_core :
+			    c > 4 && c % k->chains_per_core)
 				continue;
 			j->chains = c;
 			t = measure(run_recursive, j, o->seconds);
@@ -335,7 +337,7 @@ static void table_recursive(const struct options *o)
 		    measure(run_recursive, j, o->seconds));
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(POW_NO_SHANI)
 		if (!strcmp(k->name, "shani")) {
-			char name[16];
+			char name[32];
 
 			for (j->ways = 1; j->ways <= 4; j->ways++) {
 				j->chains = (size_t)j->ways;
@@ -370,7 +372,8 @@ static void table_merkle(const struct options *o)
 		leaves[q] = (uint8_t)((uint64_t)q * 2654435761u >> 13);
 	if (!o->json)
 		printf("Merkle roots (%s), ms\n  %-10s %-9s %12s %12s\n",
-		    pow_hash_impl_name(), "leaves", "hash", "1 thread", "");
+		    pow_hash_impl_name(), "leaves", "hash", "1 thread",
+		    "threads");
 	for (k = o->merkle_min; k <= o->merkle_max; k++) {
 		for (h = 0; h < 2; h++) {
 			double ms[2][3];
@@ -404,9 +407,9 @@ static void table_merkle(const struct options *o)
 				    ms[0][1], ms[1][1], o->threads, ms[0][0],
 				    ms[1][0]);
 			} else {
-				printf("  2^%-8d %-9s %9.2f ms %9.2f ms (%d "
-				    "threads)\n", k, h ? "SHA-256d" :
-				    "SHA3-256", ms[0][1], ms[1][1], o->threads);
+				printf("  2^%-8d %-9s %9.2f ms %9.2f ms (%d)\n",
+				    k, h ? "SHA-256d" : "SHA3-256", ms[0][1],
+				    ms[1][1], o->threads);
 			}
 		}
 	}
