@@ -136,9 +136,8 @@ int pow_pbkdf2_sha256(const void *passwd, size_t passwdlen,
 	/* PBKDF2 numbers its 32-byte blocks with 32 bits. */
 	const uint64_t max_dklen = (uint64_t)0xffffffff * 32;
 
-	if (!dk || (uint64_t)dklen > max_dklen)
-		return invalid(dk && (uint64_t)dklen <= max_dklen ? dk : NULL,
-		    dklen);
+	if (!dk || (uint64_t)dklen > max_dklen)	/* nothing to fill */
+		return invalid(NULL, 0);
 	if (c == 0 || (!passwd && passwdlen) || (!salt && saltlen))
 		return invalid(dk, dklen);
 	pow_hash_ensure_ready();

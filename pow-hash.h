@@ -224,10 +224,13 @@ int pow_merkle_root_sha3_256(uint8_t root[32], const uint8_t *leaves,
 
 /*
  * pow_hash_impl_name(): the implementations in use, as
- * "sha256=NAME,keccak=NAME": NAME is one of shani, avx2, sse2, portable
- * for the many-at-once SHA-256 functions (pow_sha256d64, the recursive
- * functions, both merkle roots), and avx2 or portable for the
- * many-at-once SHA3-256 functions.  The streaming and one-shot SHA-256,
+ * "sha256=NAME,keccak=NAME".  For the many-at-once SHA-256 functions
+ * (pow_sha256d64, the recursive functions, both merkle roots) NAME is
+ * shani (SHA-NI with AVX encoding, up to 4 messages interleaved),
+ * shani-sse (the same for CPUs with SHA-NI but no AVX), avx2 (8 messages
+ * in vector lanes), sse2 (4) or portable; for the many-at-once SHA3-256
+ * functions avx2 (4 states in vector lanes) or portable.  There are no
+ * AVX-512 kernels yet.  The streaming and one-shot SHA-256,
  * HMAC and PBKDF2 use the compression function yespower uses (see
  * yespower_impl_name(); SHA-NI where the CPU has it).  The string is
  * static.  Thread-safe.

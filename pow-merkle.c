@@ -85,7 +85,7 @@ void pow_parallel(int threads, size_t parts,
 /* ---- perfect trees ---- */
 
 struct tree {
-	pow_d64_fn *node;	/* a level: n 64-byte pairs to n 32-byte nodes */
+	pow_d64_fn *node;	/* a level: n 64-byte pairs to n nodes */
 	int *mutated;		/* NULL, or set to 1 on an equal pair */
 };
 

@@ -117,8 +117,10 @@ INLINE void transpose(V *r)
 		r[i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
 	}
 #else
-	V t0 = _mm_unpacklo_epi32(r[0], r[1]), t1 = _mm_unpacklo_epi32(r[2], r[3]);
-	V t2 = _mm_unpackhi_epi32(r[0], r[1]), t3 = _mm_unpackhi_epi32(r[2], r[3]);
+	V t0 = _mm_unpacklo_epi32(r[0], r[1]);
+	V t1 = _mm_unpacklo_epi32(r[2], r[3]);
+	V t2 = _mm_unpackhi_epi32(r[0], r[1]);
+	V t3 = _mm_unpackhi_epi32(r[2], r[3]);
 
 	r[0] = _mm_unpacklo_epi64(t0, t1);
 	r[1] = _mm_unpackhi_epi64(t0, t1);

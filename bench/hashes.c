@@ -13,17 +13,17 @@
  *      bytes/s.
  *   2. Recursive SHA-256: MH/s of 1 chain, of K chains interleaved on one
  *      thread (K up to 16 that fill the kernel's groups), and of the best
- *      K on every thread; with --ghz, MH/s per 0.1 GHz as fast-recursive-sha256's
- *      benchmark prints it.
+ *      K on every thread; with --ghz, MH/s per 0.1 GHz as
+ *      fast-recursive-sha256's benchmark prints it.
  *   3. Merkle roots of 2^20 .. 2^24 leaves (--merkle 20-24), SHA3-256 and
  *      SHA-256d: the time on 1 thread and on THREADS threads (default:
  *      all), through the implementations in use (--impl to choose).
  * Each figure is the median of 5 runs of about SECONDS / 5 (default 1 s;
  * a Merkle row is the median of 3 roots), and the spread (min, max) is
  * kept in the JSON.  --cpu-time times the one-thread rows by the thread's
- * CPU time rather than the wall clock (for shared machines).  The machine's other load falls on every row alike
- * only if the rows are run back to back: compare with other programs
- * side by side, alternating, as PERFORMANCE explains.
+ * CPU time rather than the wall clock (for shared machines).  To compare
+ * with other programs, run them side by side, alternating, as PERFORMANCE
+ * explains: the machine's other load then falls on both alike.
  *
  * bench_hashes_main() is called with argv[0] = "--hashes"; 0 on success,
  * 2 for bad arguments.
@@ -41,7 +41,7 @@
 #include "pow-hash-impl.h"
 #include "yespower.h"
 
-int bench_hashes_main(int argc, char **argv);
+#include "hashes.h"
 
 struct options {
 	double seconds, ghz;
