@@ -268,8 +268,17 @@ static void d64_default(uint8_t *out, const uint8_t *in, size_t n)
 	d64_ways(out, in, n, D64_WAYS);
 }
 
+/*
+ * Groups of 3; a count that would leave a single chain alone gives one
+ * group of 4 instead (4 streams run at the rate of 3, 1 alone at half).
+ */
 static void recursive_default(uint8_t *h, size_t chains, uint64_t iters)
 {
+	if (chains >= 4 && chains % RECURSIVE_WAYS == 1 && iters) {
+		recursive_x[4](h, iters);
+		h += 4 * 32;
+		chains -= 4;
+	}
 	recursive_ways(h, chains, iters, RECURSIVE_WAYS);
 }
 
