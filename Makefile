@@ -81,6 +81,16 @@ ISA_DEFS = $(if $(filter native,$(CORES)),-DYESPOWER_NATIVE) \
 	$(if $(filter shani,$(SHA256_IMPLS)),,-DYESPOWER_NO_SHANI)
 ALL_CFLAGS += $(ISA_DEFS)
 
+# The hashing API's kernel sets (hashes/, see mk/hashes.mk): SHA-NI, AVX2
+# and SSE2 on x86 (NO_SHANI=1, NO_AVX2=1, NO_SSE2=1 leave one out), the
+# portable ones everywhere; the dispatcher is told which exist.
+POW_KERNELS = $(if $(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE)),\
+	$(filter-out $(NO_ISAS) $(if $(filter 1,$(NO_AVX2)),avx2),shani avx2 sse2))
+POW_ISA_DEFS = $(if $(filter shani,$(POW_KERNELS)),,-DPOW_NO_SHANI) \
+	$(if $(filter avx2,$(POW_KERNELS)),,-DPOW_NO_AVX2) \
+	$(if $(filter sse2,$(POW_KERNELS)),,-DPOW_NO_SSE2)
+ALL_CFLAGS += $(POW_ISA_DEFS)
+
 # ---- what the build was made with ----
 
 # build/CONFIG holds the compiler, flags and cores, and is rewritten only
@@ -100,8 +110,15 @@ SHA256_OBJS = $(filter-out $(B)/sha256-portable.o,\
 	$(SHA256_IMPLS:%=$(B)/sha256-%.o))
 COMMON_OBJS = $(addprefix $(B)/,yespower-presets.o yespower-hashes.o \
 	sha256.o blake2b.o insecure_memzero.o cpu-features.o)
+# The hashing API (hashes/pow-hash.h), exported by the library too.
+POW_OBJS = $(addprefix $(B)/hashes/,pow-hash.o pow-sha3.o pow-merkle.o \
+	pow-hash-dispatch.o pow-sha256-portable.o pow-keccak.o \
+	$(POW_KERNELS:%=pow-sha256-%.o) \
+	$(if $(filter shani,$(POW_KERNELS)),pow-sha256-shani-sse.o) \
+	$(if $(filter avx2,$(POW_KERNELS)),pow-keccak-avx2.o))
 LIB_OBJS = $(addprefix $(B)/,yespower-api.o yespower-platform.o \
-	yespower-dispatch.o) $(COMMON_OBJS) $(CORE_OBJS) $(SHA256_OBJS)
+	yespower-dispatch.o) $(COMMON_OBJS) $(CORE_OBJS) $(SHA256_OBJS) \
+	$(POW_OBJS)
 REF_OBJS = $(B)/yespower-ref.o $(COMMON_OBJS)
 LIBS = libyespower.a libyespower.so $(SONAME)
 UTIL_OBJ = $(B)/tools/util.o $(B)/tools/util-yespower.o
@@ -133,7 +150,8 @@ $(B)/%.o: %.c $(B)/CONFIG
 
 # The benchmark's parts and the programs that use OpenMP.
 BENCH_OBJS = $(addprefix $(B)/bench/,options.o affinity.o harness.o \
-	report.o json.o parts.o components.o randomx.o randomx-components.o)
+	report.o json.o parts.o components.o randomx.o randomx-components.o \
+	hashes.o)
 OMP_OBJS = $(B)/benchmark.o $(BENCH_OBJS) $(B)/tools/abcompare.o
 $(OMP_OBJS): ALL_CFLAGS += $(OMPFLAGS)
 
@@ -186,7 +204,7 @@ $(TEST_PROGS:%=$(B)/test/%): $(B)/test/%: $(B)/test/%.o $(UTIL_OBJ) \
 
 # Every test program, for the cross and clang builds.
 TEST_BINS = $(TEST_PROGS:%=$(B)/test/%) $(B)/test/tests-unload \
-	$(B)/test/tests-blake2b $(B)/test/tests-isa
+	$(B)/test/tests-blake2b $(B)/test/tests-isa $(B)/test/tests-hashes
 
 # The differential test links the reference too, under other names.
 $(B)/test/tests-diff: $(B)/yespower-ref-renamed.o
@@ -221,7 +239,7 @@ $(B)/benchmark-ref: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) $(REF_OBJS) \
 CHECKS = check-kat check-isa check-diff check-threads check-chains \
 	check-blake2b check-benchmark check-cli check-install check-python \
 	check-misuse check-exhaust check-overflow check-fork check-atexit \
-	check-stress check-fuzz-replay check-randomx
+	check-stress check-fuzz-replay check-hashes check-randomx
 
 check:
 	@if $(MAKE) -s -k $(CHECKS); then echo PASSED; \
@@ -286,6 +304,7 @@ help:
 #h   check-cli            the yespower tool
 #h   check-install        make install into a temporary prefix
 #h   check-python         the Python module from the tree
+#h   check-hashes         the hashing API: standards' vectors, Bitcoin blocks, every kernel
 #h   check-misuse, check-exhaust, check-overflow, check-fork,
 #h   check-atexit, check-stress, check-fuzz-replay  see README's Reliability
 #h Slower suites (.ci/run runs them after make check):

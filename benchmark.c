@@ -241,6 +241,8 @@ int main(int argc, char **argv)
 	bench_parse_args(&o, argc, argv);
 	if (o.randomx)
 		return bench_randomx(&o, argv);
+	if (o.hashes)
+		return bench_hashes(&o, argv);
 	setup(&o, &job, &w);
 	omp_set_dynamic(0);
 

@@ -11,7 +11,8 @@
  *   parts.c       one part of a hash timed on its own: a component row
  *   components.c  the parts of a yespower hash, timed one by one
  *   randomx.c     RandomX: cache, dataset, VMs on the harness, and its
- *                 component rows
+ *                 component rows (randomx-components.c)
+ *   hashes.c      the hashing API's tables (SHA-256, recursive, Merkle)
  *
  * The harness knows nothing of yespower: it runs a bench_work, whose
  * hash function turns nonces into outputs of a fixed size.
@@ -72,6 +73,10 @@ typedef struct {
 	const char *impl;
 	/* RandomX (--randomx) */
 	int randomx, rx_v2, rx_full, rx_large_pages, rx_soft_aes;
+	/* the hashing API (--hashes) */
+	int hashes, cpu_time, merkle_min, merkle_max;
+	double ghz;
+	const char *only;
 	/* the harness */
 	int json, components, seconds_given;
 	int threads[BENCH_MAX_LIST];
@@ -219,6 +224,9 @@ void json_count(json_writer *j, const char *key, long long v); /* <0: null */
 void json_hex(json_writer *j, const char *key, const uint8_t *p,
     size_t len);
 
+/* The CPU's model name (/proc/cpuinfo), or "unknown". */
+void bench_cpu_model(char *buf, size_t size);
+
 /* "machine": the CPU, CPUs online and allowed, huge pages, OS, compiler. */
 void json_machine(json_writer *j);
 
@@ -265,6 +273,14 @@ void bench_part_json(json_writer *j, const bench_part *p);
  */
 int bench_components(const bench_options *o, const bench_work *whole,
     json_writer *j);
+
+/* ---- the hashing API (bench/hashes.c) ---- */
+
+/*
+ * bench_hashes(o, argv): `benchmark --hashes`: the SHA-256, recursive and
+ * Merkle tables of the hashing API's implementations; the exit status.
+ */
+int bench_hashes(const bench_options *o, char **argv);
 
 /* ---- RandomX (bench/randomx.c, bench/randomx-components.c) ---- */
 

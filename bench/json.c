@@ -178,7 +178,7 @@ static void read_line(const char *path, char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-static void cpu_model(char *buf, size_t size)
+void bench_cpu_model(char *buf, size_t size)
 {
 	char line[256], *colon;
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -220,7 +220,7 @@ void json_machine(json_writer *j)
 	size_t nallowed = bench_allowed_cpus(&allowed);
 
 	json_open(j, "machine", '{');
-	cpu_model(buf, sizeof(buf));
+	bench_cpu_model(buf, sizeof(buf));
 	json_str(j, "cpu_model", buf);
 	json_int(j, "cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
 	bench_format_cpu_list(allowed, nallowed, buf, sizeof(buf));

@@ -93,6 +93,14 @@ static void print_usage(void)
 "                    many threads as the largest count of -t\n"
 "  --large-pages     cache, dataset and scratchpads in huge pages\n"
 "  --soft-aes        software AES (default: AES-NI where the CPU has it)\n"
+"The hashing API (instead; -s (default 1), -t (its largest count), --json):\n"
+"  --hashes          SHA-256, SHA256D64, recursive SHA-256 and Merkle\n"
+"                    roots per implementation\n"
+"  --impl SPEC       the hashing API's choice (pow_hash_set_impl)\n"
+"  --ghz GHZ         also MH/s per 0.1 GHz for recursive SHA-256\n"
+"  --cpu-time        time one-thread rows by CPU time (shared machines)\n"
+"  --merkle MIN-MAX  Merkle trees of 2^MIN .. 2^MAX leaves (default 20-24)\n"
+"  --only TABLE      sha256, recursive or merkle\n"
 "Exit status: 0 ok, 1 a hash failed or mismatched, 2 bad arguments.\n",
 	    stdout);
 }
@@ -245,9 +253,24 @@ static void check_randomx(const bench_options *o)
 		bench_usage_error("%s conflicts with --randomx", yp);
 }
 
+/* The hashing API's options go with --hashes, and it with nothing else. */
+static void check_hashes(const bench_options *o)
+{
+	const char *h = o->ghz > 0 ? "--ghz" : o->cpu_time ? "--cpu-time" :
+	    o->merkle_max ? "--merkle" : o->only ? "--only" : NULL;
+
+	if (!o->hashes && h)
+		bench_usage_error("%s goes with --hashes", h);
+	if (o->hashes && (o->randomx || o->npositional || o->preset ||
+	    o->b2b || o->pers_option || o->components || o->batch > 1))
+		bench_usage_error("--hashes takes only -s, -t, --impl, --ghz, "
+		    "--cpu-time, --merkle, --only and --json");
+}
+
 static void check_options(bench_options *o)
 {
 	check_randomx(o);
+	check_hashes(o);
 	if (o->preset && o->npositional)
 		bench_usage_error("argument '%s' conflicts with --preset",
 		    o->first_positional);
@@ -270,7 +293,11 @@ static void check_options(bench_options *o)
 		o->params.version = YESPOWER_1_0;
 	if (o->preset)
 		o->params = o->preset->params;
-	if (o->impl && yespower_set_impl(o->impl))
+	if (o->hashes && !o->merkle_max) {
+		o->merkle_min = 20;
+		o->merkle_max = 24;
+	}
+	if (o->impl && !o->hashes && yespower_set_impl(o->impl))
 		bench_usage_error("invalid --impl '%s' (%s)", o->impl,
 		    errno == ENOTSUP ? "this CPU cannot run it" :
 		    errno == EINVAL ? "no such core in this build" :
@@ -280,13 +307,16 @@ static void check_options(bench_options *o)
 		o->threads[o->nthreads++] = omp_get_max_threads();
 	}
 	if (!o->seconds_given)
-		o->seconds = o->components ? 0.25 : 2.0;
+		o->seconds = o->components ? 0.25 : o->hashes ? 1.0 : 2.0;
+	if (o->hashes && !(o->seconds > 0))
+		bench_usage_error("--hashes needs -s above 0");
 }
 
 enum { OPT_PERS = 256, OPT_PERS_HEX, OPT_NO_PERS, OPT_PRESET,
     OPT_LIST_PRESETS, OPT_B2B, OPT_IMPL, OPT_AFFINITY, OPT_JSON,
     OPT_COMPONENTS, OPT_BATCH, OPT_RANDOMX, OPT_V2, OPT_FULL,
-    OPT_LARGE_PAGES, OPT_SOFT_AES };
+    OPT_LARGE_PAGES, OPT_SOFT_AES, OPT_HASHES, OPT_GHZ, OPT_CPU_TIME,
+    OPT_MERKLE, OPT_ONLY };
 
 static const struct option long_options[] = {
 	{ "threads", required_argument, NULL, 't' },
@@ -309,6 +339,11 @@ static const struct option long_options[] = {
 	{ "full", no_argument, NULL, OPT_FULL },
 	{ "large-pages", no_argument, NULL, OPT_LARGE_PAGES },
 	{ "soft-aes", no_argument, NULL, OPT_SOFT_AES },
+	{ "hashes", no_argument, NULL, OPT_HASHES },
+	{ "ghz", required_argument, NULL, OPT_GHZ },
+	{ "cpu-time", no_argument, NULL, OPT_CPU_TIME },
+	{ "merkle", required_argument, NULL, OPT_MERKLE },
+	{ "only", required_argument, NULL, OPT_ONLY },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -316,6 +351,7 @@ static const struct option long_options[] = {
 static void apply_option(bench_options *o, int c, const char *arg)
 {
 	unsigned long v;
+	char extra;
 
 	switch (c) {
 	case 't':
@@ -383,6 +419,32 @@ static void apply_option(bench_options *o, int c, const char *arg)
 		break;
 	case OPT_SOFT_AES:
 		o->rx_soft_aes = 1;
+		break;
+	case OPT_HASHES:
+		o->hashes = 1;
+		break;
+	case OPT_GHZ:
+		o->ghz = parse_seconds("--ghz", optarg);
+		if (!(o->ghz > 0 && o->ghz < 100))
+			bench_usage_error("invalid --ghz '%s' (0 to 100)",
+			    optarg);
+		break;
+	case OPT_CPU_TIME:
+		o->cpu_time = 1;
+		break;
+	case OPT_MERKLE:
+		if (sscanf(optarg, "%d-%d%c", &o->merkle_min, &o->merkle_max,
+		    &extra) != 2 || o->merkle_min < 0 || o->merkle_max > 30 ||
+		    o->merkle_min > o->merkle_max)
+			bench_usage_error("invalid --merkle '%s' (MIN-MAX, 0 to "
+			    "30)", optarg);
+		break;
+	case OPT_ONLY:
+		if (strcmp(optarg, "sha256") && strcmp(optarg, "recursive") &&
+		    strcmp(optarg, "merkle"))
+			bench_usage_error("invalid --only '%s' (sha256, "
+			    "recursive or merkle)", optarg);
+		o->only = optarg;
 		break;
 	case ':':
 		bench_usage_error("option '%s' needs a value", arg);

@@ -27,6 +27,7 @@ install: $(LIBS) $(B)/yespower yespower.pc.in
 	$(INSTALL) -d "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(LIBDIR)" \
 		"$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PKGCONFIGDIR)"
 	$(INSTALL) -m 644 yespower.h "$(DESTDIR)$(INCLUDEDIR)/yespower.h"
+	$(INSTALL) -m 644 hashes/pow-hash.h "$(DESTDIR)$(INCLUDEDIR)/pow-hash.h"
 	$(INSTALL) -m 644 libyespower.a "$(DESTDIR)$(LIBDIR)/libyespower.a"
 	$(INSTALL) -m 755 $(SONAME) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
 	ln -sf $(SONAME) "$(DESTDIR)$(LIBDIR)/libyespower.so"
@@ -41,6 +42,7 @@ install: $(LIBS) $(B)/yespower yespower.pc.in
 # (with DESTDIR, up to DESTDIR): what install made for these files.
 uninstall:
 	rm -f "$(DESTDIR)$(INCLUDEDIR)/yespower.h" \
+		"$(DESTDIR)$(INCLUDEDIR)/pow-hash.h" \
 		"$(DESTDIR)$(LIBDIR)/libyespower.a" \
 		"$(DESTDIR)$(LIBDIR)/$(SONAME)" \
 		"$(DESTDIR)$(LIBDIR)/libyespower.so" \

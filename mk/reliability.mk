@@ -110,6 +110,7 @@ $(1)/fuzz/%.o: test/fuzz/%.c $(1)/CONFIG
 $(1)/%.o: %.c $(1)/CONFIG
 	@mkdir -p $$(@D)
 	$(2) $(3) $$(FLAGS_$$(*F)) -c $$< -o $$@
+$(call pow_variants,$(1),$(2),$(3))
 -include $(wildcard $(1)/*.d $(1)/*/*.d)
 $(1)/%.d: ;
 endef
@@ -159,7 +160,8 @@ fuzz-smoke: $(FUZZ)/fuzz-yespower
 SAN_LIB = $(LIB_OBJS:$(B)/%=$(SAN)/%)
 SAN_REF = $(REF_OBJS:$(B)/%=$(SAN)/%)
 SAN_UTIL = $(UTIL_OBJ:$(B)/%=$(SAN)/%)
-SAN_OPT_PROGS = tests-stress tests-misuse tests-exhaust tests-chains
+SAN_OPT_PROGS = tests-stress tests-misuse tests-exhaust tests-chains \
+	tests-hashes
 SAN_REF_PROGS = tests-misuse tests-exhaust
 SAN_PROGS = $(SAN)/tests $(SAN)/tests-ref \
 	$(SAN_OPT_PROGS:%=$(SAN)/test/%) $(SAN_REF_PROGS:%=$(SAN)/test/%-ref) \
@@ -228,6 +230,8 @@ check-sanitize: $(SAN_PROGS)
 	rel_run $$d/tests-diff.log env $(SAN_ENV) \
 		$$d/test/tests-diff $(SAN_DIFF_CASES); \
 	rel_run $$d/tests-chains.log env $(SAN_ENV) $$d/test/tests-chains; \
+	rel_run $$d/tests-hashes.log env $(SAN_ENV) $$d/test/tests-hashes \
+		test/vectors; \
 	rel_run $$d/replay.log env $(SAN_ENV) $$d/replay $(CORPUS); \
 	echo "sanitize: $$passed passed, $$failed failed"; [ $$failed = 0 ]
 

@@ -180,6 +180,10 @@ bad "--batch" --batch 2 --components
 bad "--pers" --preset yespower --pers x
 bad "--b2b" --preset power2b --b2b
 bad "'5'" 5 --b2b
+bad "--ghz" --ghz 3
+bad "--hashes" --hashes 10
+bad "'x'" --hashes --only x
+bad "'5-3'" --hashes --merkle 5-3
 bad "--v2" --v2
 bad "--full" --full 10
 bad "'10'" --randomx 10
@@ -393,6 +397,23 @@ for x in c:
 	need(num(x.get("rate")) and x["rate"] > 0 and x.get("failed") is False,
 	    "component %s" % x.get("name"))
 need(d["runs"] == [], "runs with --components")'
+
+# ---- the hashing API ----
+"$B" --hashes --only merkle --merkle 10-11 -s 0.05 --json >"$TMP/j" \
+    2>"$TMP/err" || fail "--hashes --only merkle --json: exit status $?"
+doc "--hashes --json" "$TMP/j" '
+need(d is not None and d.get("program") == "libyespower hashing benchmark",
+    "program")
+rows = d.get("rows", [])
+need(len(rows) == 4, "4 Merkle rows, not %d" % len(rows))
+for r in rows:
+	need(r.get("table") == "merkle" and r.get("hash") in ("sha3-256",
+	    "sha256d") and r.get("log2_leaves") in (10, 11), "row %r" % r)
+	need(num(r.get("ms_1_thread")) and r["ms_1_thread"] > 0, "ms")'
+"$B" --hashes --only recursive -s 0.02 --ghz 3 >"$TMP/out" 2>&1 ||
+    fail "--hashes --only recursive: exit status $?"
+grep -q 'MH/s/0.1GHz' "$TMP/out" && grep -q '1 chain' "$TMP/out" && pass ||
+    fail "--hashes --only recursive --ghz: $(head -c 300 "$TMP/out")"
 
 # ---- RandomX ----
 "$B" --randomx -t 1,2 -s 0 --json >"$TMP/j" 2>"$TMP/err" ||

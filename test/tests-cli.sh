@@ -469,16 +469,18 @@ suite_install() {
 	[ "$got" = "$GENESIS_HASH" ] && pass ||
 	    fail "installed tool printed '$got'"
 
-	# Exactly the functions of yespower.h are exported.
-	grep -E '^[a-z].*[ *]yespower[a-z0-9_]*\(' yespower.h |
-	    sed -E 's/^.*[ *](yespower[a-z0-9_]*)\(.*$/\1/' | sort > "$TMP/api"
+	# Exactly the functions of yespower.h and pow-hash.h are exported.
+	{ grep -E '^[a-z].*[ *]yespower[a-z0-9_]*\(' yespower.h |
+	    sed -E 's/^.*[ *](yespower[a-z0-9_]*)\(.*$/\1/'
+	  grep -E '^[a-z].*[ *]pow_[a-z0-9_]*\(' hashes/pow-hash.h |
+	    sed -E 's/^.*[ *](pow_[a-z0-9_]*)\(.*$/\1/'; } | sort > "$TMP/api"
 	nm -D --defined-only "$P/lib/libyespower.so.1" |
 	    awk '{ print $NF }' | sed 's/@.*//' | sort > "$TMP/exported"
 	if [ "$(wc -l < "$TMP/api")" -ge 11 ] &&
 	    cmp -s "$TMP/api" "$TMP/exported"; then
 		pass
 	else
-		fail "exported symbols differ from yespower.h's functions:" \
+		fail "exported symbols differ from the headers' functions:" \
 		    "$(diff "$TMP/api" "$TMP/exported" | grep '^[<>]' | tr '\n' ' ')"
 	fi
 	nm -D --defined-only "$P/lib/libyespower.so.1" |

@@ -150,6 +150,7 @@ check_target() {
 	else
 		goal='libyespower.a tests build/test/tests-chains'
 		goal="$goal build/test/tests-diff build/test/tests-overflow"
+		goal="$goal build/test/tests-hashes"
 		goal="$goal build/yespower"
 		for p in $progs; do
 			goal="$goal $p.o"
@@ -211,6 +212,17 @@ check_target() {
 	else
 		cat "$d/TESTS-OVERFLOW-OUT"
 		fail "$t: tests-overflow"
+	fi
+
+	# The hashing API: every kernel set the target has, against the
+	# portable ones and the standards' vectors (quick: fewer rounds).
+	if run "$d" build/test/tests-hashes --quick test/vectors \
+	    > "$d/TESTS-HASHES-OUT" 2>&1; then
+		pass
+		echo "$t: $(tail -n 1 "$d/TESTS-HASHES-OUT")"
+	else
+		grep -v '^ok ' "$d/TESTS-HASHES-OUT" | tail -n 20
+		fail "$t: tests-hashes"
 	fi
 
 	check_low_cpu "$t" "$d"

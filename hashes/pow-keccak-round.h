@@ -1,0 +1,89 @@
+/*
+ * pow-keccak-round.h: one round of Keccak-f[1600] without its round
+ * constant (theta, rho, pi, chi), written once for every Keccak kernel.
+ *
+ * KECCAK_ROUND(X, a, b, c, d) runs the round on the state a0 .. a24
+ * (lane x + 5 y in a<x + 5 y>; the names are a's prefix and the lane
+ * number pasted together) with scratch b0 .. b24, c0 .. c4 and d0 .. d4,
+ * using the operations X##XOR(p, q), X##XOR5(p, q, r, s, t), X##ROL(p, n)
+ * (rotate each 64-bit lane left by the constant n, 1 <= n <= 63),
+ * X##ROL1(p) (the same by 1) and X##ANDN(p, q) (~p & q).  So one
+ * translation unit can run rounds of several lane types side by side,
+ * each with its own prefix.  Iota (a0 ^= RC) is the caller's.
+ *
+ * pi moves lane (x, y) to (y, 2x + 3y mod 5); the b assignments below list
+ * each source lane once, in order, with its rho rotation (FIPS 202,
+ * 3.2.2 and 3.2.3).
+ */
+#ifndef POW_KECCAK_ROUND_H
+#define POW_KECCAK_ROUND_H
+
+#define KECCAK_ROUND(X, a, b, c, d) \
+	c##0 = X##XOR5(a##0, a##5, a##10, a##15, a##20); \
+	c##1 = X##XOR5(a##1, a##6, a##11, a##16, a##21); \
+	c##2 = X##XOR5(a##2, a##7, a##12, a##17, a##22); \
+	c##3 = X##XOR5(a##3, a##8, a##13, a##18, a##23); \
+	c##4 = X##XOR5(a##4, a##9, a##14, a##19, a##24); \
+	d##0 = X##XOR(c##4, X##ROL1(c##1)); \
+	d##1 = X##XOR(c##0, X##ROL1(c##2)); \
+	d##2 = X##XOR(c##1, X##ROL1(c##3)); \
+	d##3 = X##XOR(c##2, X##ROL1(c##4)); \
+	d##4 = X##XOR(c##3, X##ROL1(c##0)); b##0 = X##XOR(a##0, d##0); \
+	b##10 = X##ROL(X##XOR(a##1, d##1), 1); \
+	b##20 = X##ROL(X##XOR(a##2, d##2), 62); \
+	b##5 = X##ROL(X##XOR(a##3, d##3), 28); \
+	b##15 = X##ROL(X##XOR(a##4, d##4), 27); \
+	b##16 = X##ROL(X##XOR(a##5, d##0), 36); \
+	b##1 = X##ROL(X##XOR(a##6, d##1), 44); \
+	b##11 = X##ROL(X##XOR(a##7, d##2), 6); \
+	b##21 = X##ROL(X##XOR(a##8, d##3), 55); \
+	b##6 = X##ROL(X##XOR(a##9, d##4), 20); \
+	b##7 = X##ROL(X##XOR(a##10, d##0), 3); \
+	b##17 = X##ROL(X##XOR(a##11, d##1), 10); \
+	b##2 = X##ROL(X##XOR(a##12, d##2), 43); \
+	b##12 = X##ROL(X##XOR(a##13, d##3), 25); \
+	b##22 = X##ROL(X##XOR(a##14, d##4), 39); \
+	b##23 = X##ROL(X##XOR(a##15, d##0), 41); \
+	b##8 = X##ROL(X##XOR(a##16, d##1), 45); \
+	b##18 = X##ROL(X##XOR(a##17, d##2), 15); \
+	b##3 = X##ROL(X##XOR(a##18, d##3), 21); \
+	b##13 = X##ROL(X##XOR(a##19, d##4), 8); \
+	b##14 = X##ROL(X##XOR(a##20, d##0), 18); \
+	b##24 = X##ROL(X##XOR(a##21, d##1), 2); \
+	b##9 = X##ROL(X##XOR(a##22, d##2), 61); \
+	b##19 = X##ROL(X##XOR(a##23, d##3), 56); \
+	b##4 = X##ROL(X##XOR(a##24, d##4), 14); \
+	a##0 = X##XOR(b##0, X##ANDN(b##1, b##2)); \
+	a##1 = X##XOR(b##1, X##ANDN(b##2, b##3)); \
+	a##2 = X##XOR(b##2, X##ANDN(b##3, b##4)); \
+	a##3 = X##XOR(b##3, X##ANDN(b##4, b##0)); \
+	a##4 = X##XOR(b##4, X##ANDN(b##0, b##1)); \
+	a##5 = X##XOR(b##5, X##ANDN(b##6, b##7)); \
+	a##6 = X##XOR(b##6, X##ANDN(b##7, b##8)); \
+	a##7 = X##XOR(b##7, X##ANDN(b##8, b##9)); \
+	a##8 = X##XOR(b##8, X##ANDN(b##9, b##5)); \
+	a##9 = X##XOR(b##9, X##ANDN(b##5, b##6)); \
+	a##10 = X##XOR(b##10, X##ANDN(b##11, b##12)); \
+	a##11 = X##XOR(b##11, X##ANDN(b##12, b##13)); \
+	a##12 = X##XOR(b##12, X##ANDN(b##13, b##14)); \
+	a##13 = X##XOR(b##13, X##ANDN(b##14, b##10)); \
+	a##14 = X##XOR(b##14, X##ANDN(b##10, b##11)); \
+	a##15 = X##XOR(b##15, X##ANDN(b##16, b##17)); \
+	a##16 = X##XOR(b##16, X##ANDN(b##17, b##18)); \
+	a##17 = X##XOR(b##17, X##ANDN(b##18, b##19)); \
+	a##18 = X##XOR(b##18, X##ANDN(b##19, b##15)); \
+	a##19 = X##XOR(b##19, X##ANDN(b##15, b##16)); \
+	a##20 = X##XOR(b##20, X##ANDN(b##21, b##22)); \
+	a##21 = X##XOR(b##21, X##ANDN(b##22, b##23)); \
+	a##22 = X##XOR(b##22, X##ANDN(b##23, b##24)); \
+	a##23 = X##XOR(b##23, X##ANDN(b##24, b##20)); \
+	a##24 = X##XOR(b##24, X##ANDN(b##20, b##21));
+
+/* The operations on one 64-bit lane, for KECCAK_ROUND(KU64_, ...). */
+#define KU64_XOR(p, q) ((p) ^ (q))
+#define KU64_XOR5(p, q, r, s, t) ((p) ^ (q) ^ (r) ^ (s) ^ (t))
+#define KU64_ROL(p, n) (((p) << (n)) | ((p) >> (64 - (n))))
+#define KU64_ROL1(p) KU64_ROL(p, 1)
+#define KU64_ANDN(p, q) (~(p) & (q))
+
+#endif /* !POW_KECCAK_ROUND_H */

@@ -1,0 +1,287 @@
+/*
+ * pow-sha256-shani.c: the many-at-once SHA-256 kernels with the x86 SHA
+ * extensions (SHA-NI), 1 to 4 independent messages interleaved.
+ *
+ * The Makefile compiles this file twice: as pow-sha256-shani.o with
+ * -mavx -msha -DPOW_SHANI_VEX, the "shani" set, for CPUs with SHA-NI and
+ * AVX (every AMD Zen, Intel from Ice Lake on), and as
+ * pow-sha256-shani-sse.o with -msha -msse4.1, "shani-sse", for those with
+ * SHA-NI but no AVX (Intel's Goldmont and Tremont Atoms).  The code is
+ * the same; the VEX encoding's three-operand forms save the register
+ * copies the two-operand SSE forms need, which on Zen 3 makes three
+ * chains interleaved a third faster.  sha256-shani.c explains how SHA256RNDS2,
+ * SHA256MSG1 and SHA256MSG2 split the work and the ABEF/CDGH register
+ * layout; the rounds here are the same, for S streams at once.
+ *
+ * Why interleave.  SHA256RNDS2 has a latency of 4 cycles on the CPUs
+ * this was measured on (AMD Zen 3 and 4) and each depends on the one
+ * before, so one message takes at least 32 x 4 = 128 cycles per block;
+ * but a Zen 4 starts one per cycle and a Zen 3 one every 2 cycles, so
+ * 2 (Zen 3) to 4 (Zen 4) independent streams fill the unit.  A chain of
+ * recursive hashes cannot be split, so 1 chain runs at the latency and
+ * the work saved there is on the critical path between two hashes:
+ * the next message is taken straight from the state registers with one
+ * shuffle (shufps picks two dwords from each), and the feed-forward
+ * addition of the initial state is folded into the round constants of
+ * the next hash's first rounds.
+ *
+ * SHA-256d of a 64-byte message is 3 compressions: the message block;
+ * the padding block, whose schedule is the same for every message
+ * (pow_sha256_pad64_wk: 32 SHA256RNDS2 and no schedule); and the
+ * 32-byte digest with its padding, whose last 8 message words are
+ * constants.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include <immintrin.h>
+
+#include "cpu-features.h"
+#include "pow-hash-impl.h"
+#include "sha256.h"
+
+#if defined(POW_SHANI_VEX)
+#define SET_NAME "shani"
+#define SET_NEED (POW_CPU_SHANI | POW_CPU_AVX)
+#define SET_SUFFIX(name) name##_shani
+#if defined(__SHA__) && defined(__AVX__)
+#define TARGET_SHANI
+#else
+#define TARGET_SHANI __attribute__((target("sha,avx")))
+#endif
+#else
+#define SET_NAME "shani-sse"
+#define SET_NEED POW_CPU_SHANI
+#define SET_SUFFIX(name) name##_shani_sse
+#if defined(__SHA__) && defined(__SSE4_1__)
+#define TARGET_SHANI
+#else
+#define TARGET_SHANI __attribute__((target("sha,sse4.1,ssse3")))
+#endif
+#endif
+#define INLINE static inline __attribute__((always_inline)) TARGET_SHANI
+
+/* The initial state in the ABEF and CDGH layouts, and as message words
+ * A B C D and E F G H (what a digest of a chain feeds forward). */
+#define H0_ABEF _mm_set_epi32(0x6a09e667, (int)0xbb67ae85, 0x510e527f, \
+	(int)0x9b05688c)
+#define H0_CDGH _mm_set_epi32(0x3c6ef372, (int)0xa54ff53a, 0x1f83d9ab, \
+	0x5be0cd19)
+#define H0_ABCD _mm_set_epi32((int)0xa54ff53a, 0x3c6ef372, (int)0xbb67ae85, \
+	0x6a09e667)
+#define H0_EFGH _mm_set_epi32(0x5be0cd19, 0x1f83d9ab, (int)0x9b05688c, \
+	0x510e527f)
+
+/* Message words 8 .. 15 of a 32-byte message: 0x80, zeros, 256 bits. */
+#define PAD32_W8 _mm_set_epi32(0, 0, 0, (int)0x80000000)
+#define PAD32_W12 _mm_set_epi32(256, 0, 0, 0)
+
+/* shufps picks dwords 3, 2 of the first operand then 3, 2 of the second
+ * (A B C D from ABEF and CDGH), or 1, 0 and 1, 0 (E F G H). */
+#define PICK_ABCD 0xbb
+#define PICK_EFGH 0x11
+
+#define pick(abef, cdgh, which) _mm_castps_si128(_mm_shuffle_ps( \
+	_mm_castsi128_ps(abef), _mm_castsi128_ps(cdgh), which))
+
+INLINE __m128i bswap_mask(void)
+{
+	return _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+}
+
+INLINE __m128i load_be(const uint8_t *p)
+{
+	return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)p),
+	    bswap_mask());
+}
+
+INLINE void store_be(uint8_t *p, __m128i v)
+{
+	_mm_storeu_si128((__m128i *)p, _mm_shuffle_epi8(v, bswap_mask()));
+}
+
+INLINE __m128i K4(const int g)
+{
+	return _mm_load_si128((const __m128i *)&yespower_sha256_K[4 * g]);
+}
+
+
+/* ---- one stream's steps; EACH() (pow-sha256-shani-streams.h) runs a
+ * step on every stream ---- */
+
+#define DECLARE_STREAM(s, ...) __attribute__((unused)) __m128i abef##s, \
+	cdgh##s, keep_abef##s, keep_cdgh##s, w##s##_0, w##s##_1, w##s##_2, \
+	w##s##_3, wk##s, wk0_##s;
+#define SET_H0(s, ...) abef##s = H0_ABEF; cdgh##s = H0_CDGH;
+#define FEED_FORWARD_H0(s, ...) abef##s = _mm_add_epi32(abef##s, H0_ABEF); \
+	cdgh##s = _mm_add_epi32(cdgh##s, H0_CDGH);
+#define KEEP_STATE(s, ...) keep_abef##s = abef##s; keep_cdgh##s = cdgh##s;
+#define FEED_FORWARD_KEPT(s, ...) \
+	abef##s = _mm_add_epi32(abef##s, keep_abef##s); \
+	cdgh##s = _mm_add_epi32(cdgh##s, keep_cdgh##s);
+#define LOAD_MESSAGE(s, in) \
+	w##s##_0 = load_be(&(in)[64 * s]); \
+	w##s##_1 = load_be(&(in)[64 * s + 16]); \
+	w##s##_2 = load_be(&(in)[64 * s + 32]); \
+	w##s##_3 = load_be(&(in)[64 * s + 48]);
+#define SET_PAD32(s, ...) w##s##_2 = PAD32_W8; w##s##_3 = PAD32_W12;
+#define DIGEST_TO_MESSAGE(s, ...) \
+	w##s##_0 = pick(abef##s, cdgh##s, PICK_ABCD); \
+	w##s##_1 = pick(abef##s, cdgh##s, PICK_EFGH); \
+	SET_PAD32(s)
+#define STORE_DIGEST(s, out) \
+	store_be(&(out)[32 * s], pick(abef##s, cdgh##s, PICK_ABCD)); \
+	store_be(&(out)[32 * s + 16], pick(abef##s, cdgh##s, PICK_EFGH));
+#define LOAD_CHAIN(s, h) \
+	w##s##_0 = load_be(&(h)[32 * s]); \
+	w##s##_1 = load_be(&(h)[32 * s + 16]); \
+	wk0_##s = _mm_add_epi32(w##s##_0, K4(0));
+/* The next message of a chain: the state words plus the initial state
+ * (the feed-forward), and for the first rounds also plus K, in one
+ * addition from the shuffle. */
+#define NEXT_MESSAGE(s, abcd_k) { \
+	const __m128i abcd = pick(abef##s, cdgh##s, PICK_ABCD); \
+	wk0_##s = _mm_add_epi32(abcd, abcd_k); \
+	w##s##_0 = _mm_add_epi32(abcd, H0_ABCD); \
+	w##s##_1 = _mm_add_epi32(pick(abef##s, cdgh##s, PICK_EFGH), H0_EFGH); \
+}
+#define STORE_CHAIN(s, h) \
+	store_be(&(h)[32 * s], w##s##_0); \
+	store_be(&(h)[32 * s + 16], w##s##_1);
+#define ROUND_PAIR_LO(s, wk) \
+	cdgh##s = _mm_sha256rnds2_epu32(cdgh##s, abef##s, wk);
+#define ROUND_PAIR_HI(s, wk) \
+	abef##s = _mm_sha256rnds2_epu32(abef##s, cdgh##s, wk);
+
+/*
+ * QUAD(g, v, prev, next): rounds 4g .. 4g + 3 of every stream on W[4g ..]
+ * (in w<s>_<v>), finishing W[4g + 4 ..] in w<s>_<next> and starting
+ * W[4g + 12 ..] in w<s>_<prev>, as sha256-shani.c's QUAD; QUAD_WK0 takes
+ * the first W + K from wk0<s>.  g is a constant: the conditions cost
+ * nothing.
+ */
+#define RND1(s, g, v) \
+	wk##s = _mm_add_epi32(w##s##_##v, K4(g)); \
+	cdgh##s = _mm_sha256rnds2_epu32(cdgh##s, abef##s, wk##s);
+#define RND1_WK0(s, ...) \
+	wk##s = wk0_##s; \
+	cdgh##s = _mm_sha256rnds2_epu32(cdgh##s, abef##s, wk##s);
+#define MSG2(s, v, prev, next) \
+	w##s##_##next = _mm_add_epi32(w##s##_##next, \
+	    _mm_alignr_epi8(w##s##_##v, w##s##_##prev, 4)); \
+	w##s##_##next = _mm_sha256msg2_epu32(w##s##_##next, w##s##_##v);
+#define RND2(s, ...) \
+	abef##s = _mm_sha256rnds2_epu32(abef##s, cdgh##s, \
+	    _mm_shuffle_epi32(wk##s, 0x0e));
+#define MSG1(s, v, prev) \
+	w##s##_##prev = _mm_sha256msg1_epu32(w##s##_##prev, w##s##_##v);
+
+#define QUAD_STEPS(first, g, v, prev, next) do { \
+	if ((first) && (g) == 0) { \
+		EACH(RND1_WK0) \
+	} else { \
+		EACH(RND1, g, v) \
+	} \
+	if ((g) >= 3 && (g) <= 14) { \
+		EACH(MSG2, v, prev, next) \
+	} \
+	EACH(RND2) \
+	if ((g) >= 1 && (g) <= 12) { \
+		EACH(MSG1, v, prev) \
+	} \
+} while (0)
+#define QUAD(g, v, prev, next) QUAD_STEPS(0, g, v, prev, next)
+#define QUAD_WK0(g, v, prev, next) QUAD_STEPS(1, g, v, prev, next)
+
+#define ROUNDS(Q) \
+	Q(0, 0, 3, 1); Q(1, 1, 0, 2); Q(2, 2, 1, 3); Q(3, 3, 2, 0); \
+	Q(4, 0, 3, 1); Q(5, 1, 0, 2); Q(6, 2, 1, 3); Q(7, 3, 2, 0); \
+	Q(8, 0, 3, 1); Q(9, 1, 0, 2); Q(10, 2, 1, 3); Q(11, 3, 2, 0); \
+	Q(12, 0, 3, 1); Q(13, 1, 0, 2); Q(14, 2, 1, 3); Q(15, 3, 2, 0)
+
+#define S 1
+#include "pow-sha256-shani-streams.h"
+#undef S
+#define S 2
+#include "pow-sha256-shani-streams.h"
+#undef S
+#define S 3
+#include "pow-sha256-shani-streams.h"
+#undef S
+#define S 4
+#include "pow-sha256-shani-streams.h"
+#undef S
+
+typedef void d64_group_fn(uint8_t *out, const uint8_t *in);
+typedef void recursive_group_fn(uint8_t *h, uint64_t iters);
+static d64_group_fn *const d64_x[5] = {
+	NULL, d64_x1, d64_x2, d64_x3, d64_x4
+};
+static recursive_group_fn *const recursive_x[5] = {
+	NULL, recursive_x1, recursive_x2, recursive_x3, recursive_x4
+};
+
+/*
+ * Groups of `ways` messages (1 to 4), then what is left in one smaller
+ * group.  Inputs are read in groups before the group's outputs are
+ * written, and output i never lies after input i, so out == in works.
+ */
+static void d64_ways(uint8_t *out, const uint8_t *in, size_t n, int ways)
+{
+	for (; n >= (size_t)ways; n -= ways, in += 64 * ways, out += 32 * ways)
+		d64_x[ways](out, in);
+	if (n)
+		d64_x[n](out, in);
+}
+
+static void recursive_ways(uint8_t *h, size_t chains, uint64_t iters,
+    int ways)
+{
+	if (!iters)
+		return;
+	for (; chains >= (size_t)ways; chains -= ways, h += 32 * ways)
+		recursive_x[ways](h, iters);
+	if (chains)
+		recursive_x[chains](h, iters);
+}
+
+#if defined(POW_SHANI_VEX)
+void pow_sha256_shani_d64_ways(uint8_t *out, const uint8_t *in, size_t n,
+    int ways)
+{
+	d64_ways(out, in, n, ways);
+}
+
+void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
+    uint64_t iters, int ways)
+{
+	recursive_ways(h, chains, iters, ways);
+}
+#endif
+
+/* The widths used by default (the measurements are in doc/hashes.md). */
+#define D64_WAYS 4
+#define RECURSIVE_WAYS 3
+
+static void d64_default(uint8_t *out, const uint8_t *in, size_t n)
+{
+	d64_ways(out, in, n, D64_WAYS);
+}
+
+/*
+ * Groups of 3; a count that would leave a single chain alone gives one
+ * group of 4 instead (4 streams run at the rate of 3, 1 alone at half).
+ */
+static void recursive_default(uint8_t *h, size_t chains, uint64_t iters)
+{
+	if (chains >= 4 && chains % RECURSIVE_WAYS == 1 && iters) {
+		recursive_x[4](h, iters);
+		h += 4 * 32;
+		chains -= 4;
+	}
+	recursive_ways(h, chains, iters, RECURSIVE_WAYS);
+}
+
+const pow_sha256_kernels SET_SUFFIX(pow_sha256_kernels) = {
+	SET_NAME, SET_NEED, d64_default, recursive_default, RECURSIVE_WAYS
+};
