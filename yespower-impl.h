@@ -103,6 +103,20 @@ int yespower_region_alloc(yespower_region_t *region, size_t size);
 int yespower_region_free(yespower_region_t *region);
 
 /*
+ * yespower_region_alloc_pages(region, size, pages, keep): the same with a
+ * choice of pages.  YESPOWER_PAGES_ANY is yespower_region_alloc's (explicit
+ * huge pages, else transparent ones, else normal); YESPOWER_PAGES_HUGE
+ * explicit huge pages or nothing (ENOMEM), even below 2 MiB;
+ * YESPOWER_PAGES_SMALL no explicit huge pages (2 MiB-aligned and marked
+ * for transparent ones when that large).  keep: in a child of fork, copy
+ * the contents into the pages that replace explicit huge ones (for memory
+ * written once and read after, as RandomX's).
+ */
+enum { YESPOWER_PAGES_ANY, YESPOWER_PAGES_HUGE, YESPOWER_PAGES_SMALL };
+int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
+    int pages, int keep);
+
+/*
  * yespower_region_lost(region): whether region's memory was lost in a
  * fork (see yespower-platform.c): then it is no longer mapped, and its
  * owner must forget it (yespower_region_init) and allocate anew, or free

@@ -19,6 +19,8 @@
  * region that cannot be replaced (no memory) is unmapped and marked lost:
  * yespower_region_lost() says so, and its owner allocates anew.  The
  * working memory's contents need not survive: every hash rewrites it.
+ * RandomX's cache and dataset, whose contents must, are copied into the
+ * normal pages (yespower_region_alloc_pages' keep).
  */
 #define _GNU_SOURCE 1	/* MAP_ANONYMOUS, MAP_HUGETLB, madvise */
 
@@ -26,6 +28,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/mman.h>
@@ -60,6 +63,7 @@ static void *map(size_t len, int extra_flags)
 struct huge_region {
 	void *base;
 	size_t len;
+	int keep;		/* the contents must survive */
 	int lost;
 	struct huge_region *next;
 };
@@ -79,15 +83,43 @@ static void huge_parent(void)
 	pthread_mutex_unlock(&huge_lock);
 }
 
-/* In the child, alone: normal pages where the huge ones were. */
+/*
+ * Normal pages at r's address instead of its huge ones: 0, or -1 if no
+ * memory could be had.  With keep, the contents are copied first (a
+ * parent's RandomX cache or dataset), reading the shared huge pages,
+ * which needs none of the pool.
+ */
+static int replace_huge(const struct huge_region *r)
+{
+	void *p;
+
+	if (!r->keep)
+		return mmap(r->base, r->len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+		    MAP_FAILED ? -1 : 0;
+	if (!(p = map(r->len, 0)))
+		return -1;
+	memcpy(p, r->base, r->len);
+	if (mremap(p, r->len, r->len, MREMAP_MAYMOVE | MREMAP_FIXED,
+	    r->base) == MAP_FAILED) {
+		munmap(p, r->len);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * In the child, alone: normal pages where the huge ones were.  A region
+ * whose contents need not survive and that cannot be replaced is unmapped
+ * and marked lost; one whose contents must is left as it is (its reads
+ * work; a write would need the pool).
+ */
 static void huge_child(void)
 {
 	struct huge_region *r;
 
 	for (r = huge_list; r; r = r->next) {
-		if (r->lost || mmap(r->base, r->len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
-		    MAP_FAILED)
+		if (r->lost || !replace_huge(r) || r->keep)
 			continue;
 		munmap(r->base, r->len);
 		r->lost = 1;
@@ -102,7 +134,7 @@ static void huge_register_atfork(void)
 }
 
 /* List a new MAP_HUGETLB region; 0, or -1 if there is no memory to. */
-static int huge_add(void *base, size_t len)
+static int huge_add(void *base, size_t len, int keep)
 {
 	struct huge_region *r = malloc(sizeof(*r));
 
@@ -111,6 +143,7 @@ static int huge_add(void *base, size_t len)
 	pthread_once(&huge_once, huge_register_atfork);
 	r->base = base;
 	r->len = len;
+	r->keep = keep;
 	r->lost = 0;
 	pthread_mutex_lock(&huge_lock);
 	r->next = huge_list;
@@ -143,12 +176,12 @@ static int huge_remove(void *base)
 }
 
 /* Explicit huge pages; Linux wants the length in whole huge pages. */
-static void *map_hugetlb(size_t *len)
+static void *map_hugetlb(size_t *len, int keep)
 {
 	size_t hlen = round_up(*len, HUGEPAGE_SIZE);
 	void *p = map(hlen, MAP_HUGETLB);
 
-	if (p && huge_add(p, hlen)) {
+	if (p && huge_add(p, hlen, keep)) {
 		munmap(p, hlen);
 		p = NULL;
 	}
@@ -188,7 +221,8 @@ void yespower_region_init(yespower_region_t *region)
 	region->base_size = region->aligned_size = 0;
 }
 
-int yespower_region_alloc(yespower_region_t *region, size_t size)
+int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
+    int pages, int keep)
 {
 	void *p = NULL;
 	size_t len = size;
@@ -201,9 +235,14 @@ int yespower_region_alloc(yespower_region_t *region, size_t size)
 #ifdef HAVE_MMAP
 	len = round_up(size, (size_t)sysconf(_SC_PAGESIZE));
 #ifdef MAP_HUGETLB
-	if (len >= HUGEPAGE_SIZE)
-		p = map_hugetlb(&len);
+	if (pages != YESPOWER_PAGES_SMALL &&
+	    (len >= HUGEPAGE_SIZE || pages == YESPOWER_PAGES_HUGE))
+		p = map_hugetlb(&len, keep);
 #endif
+	if (!p && pages == YESPOWER_PAGES_HUGE) {
+		errno = ENOMEM;
+		return -1;
+	}
 #ifdef MADV_HUGEPAGE
 	if (!p && len >= HUGEPAGE_SIZE)
 		p = map_thp(len);
@@ -211,7 +250,8 @@ int yespower_region_alloc(yespower_region_t *region, size_t size)
 	if (!p)
 		p = map(len, 0);
 #else
-	if (posix_memalign(&p, 64, len))
+	(void)keep;
+	if (pages == YESPOWER_PAGES_HUGE || posix_memalign(&p, 64, len))
 		p = NULL;
 #endif
 	if (!p) {
@@ -222,6 +262,11 @@ int yespower_region_alloc(yespower_region_t *region, size_t size)
 	region->base_size = len;
 	region->aligned_size = size;
 	return 0;
+}
+
+int yespower_region_alloc(yespower_region_t *region, size_t size)
+{
+	return yespower_region_alloc_pages(region, size, YESPOWER_PAGES_ANY, 0);
 }
 
 int yespower_region_lost(const yespower_region_t *region)

@@ -32,7 +32,7 @@ RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
 RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
 	yespower-platform.c
 RX_TESTS = test/randomx/tests-rx-cache.c test/randomx/tests-rx-vm.c \
-	test/randomx/api-compat.c
+	test/randomx/api-compat.c test/randomx/tests-rx-fork.c
 
 RX_CFLAGS_argon2d-ssse3 = -mssse3
 RX_CFLAGS_argon2d-avx2 = -mavx2

@@ -78,10 +78,12 @@ check-stress: $(B)/test/tests-stress
 
 check-fuzz-replay: fuzz-replay
 
-# tests-fork with the huge page pool exhausted: needs huge pages reserved
-# (as root: sysctl vm.nr_hugepages=64), which .ci/run does around it.
-check-fork-huge: $(B)/test/tests-fork
-	@$< --need-huge
+# tests-fork and tests-rx-fork with the huge page pool exhausted: needs
+# huge pages reserved (as root: sysctl vm.nr_hugepages=160, for RandomX's
+# 256 MiB cache), which .ci/run does around it.
+check-fork-huge: $(B)/test/tests-fork $(RX_BUILD)/tests-rx-fork
+	@$(B)/test/tests-fork --need-huge && \
+		$(RX_BUILD)/tests-rx-fork --need-huge
 
 # ---- the instrumented builds ----
 

@@ -7,17 +7,10 @@
  *	AesHash1R replaces the register file's last 64 bytes and the hash is
  *	BLAKE2b-256 of the 256-byte register file.
  */
-#define _GNU_SOURCE 1	/* MAP_ANONYMOUS, MAP_HUGETLB, madvise */
-
 #include <fenv.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
 
 #include "randomx/randomx.h"
 #include "randomx/aes.h"
@@ -25,123 +18,38 @@
 #include "randomx/vm.h"
 #include "blake2b.h"
 #include "sysendian.h"
+#include "yespower-impl.h"
 
-#define HUGE_PAGE ((size_t)2 << 20)
 #define KNOWN_FLAGS 255u
 
 /*
- * A mapping: base and length as mapped (for freeing).  Memory comes from
- * mmap, 64-byte aligned (page aligned in fact).  With `large` it is 2 MiB
+ * Memory: libyespower's regions (yespower-platform.c).  With `large`, 2 MiB
  * pages from the system's reserve (MAP_HUGETLB) or nothing, as the
  * reference's large-page allocator; otherwise normal pages, on a 2 MiB
- * boundary and marked for transparent huge pages when at least 2 MiB,
- * which the kernel may or may not give.
+ * boundary and marked for transparent huge pages when at least 2 MiB.
+ * The contents survive a fork (copied out of huge pages in the child).
  */
-typedef struct {
-	void *base;
-	size_t len;
-} rx_pages;
-
-#if defined(MAP_ANONYMOUS) || defined(MAP_ANON)
-#ifndef MAP_ANONYMOUS
-#define MAP_ANONYMOUS MAP_ANON
-#endif
-
-static size_t round_up(size_t x, size_t to)
+static int pages_alloc(yespower_region_t *pg, size_t size, int large)
 {
-	return (x + to - 1) & ~(to - 1);
+	return yespower_region_alloc_pages(pg, size, large ?
+	    YESPOWER_PAGES_HUGE : YESPOWER_PAGES_SMALL, 1);
 }
 
-static void *map(size_t len, int extra)
+static void pages_free(yespower_region_t *pg)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | extra, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
+	yespower_region_free(pg);
 }
-
-static int pages_alloc(rx_pages *pg, size_t size, int large)
-{
-	size_t len = round_up(size, (size_t)sysconf(_SC_PAGESIZE));
-	uint8_t *p, *a;
-	size_t head;
-
-	pg->base = NULL;
-	pg->len = 0;
-	if (size == 0 || size > SIZE_MAX - 2 * HUGE_PAGE)
-		return -1;
-	if (large) {
-#ifdef MAP_HUGETLB
-		len = round_up(size, HUGE_PAGE);
-		p = map(len, MAP_HUGETLB);
-#else
-		p = NULL;
-#endif
-		if (!p)
-			return -1;
-		pg->base = p;
-		pg->len = len;
-		return 0;
-	}
-	if (len < HUGE_PAGE || !(p = map(len + HUGE_PAGE, 0))) {
-		p = map(len, 0);
-		if (!p)
-			return -1;
-		pg->base = p;
-		pg->len = len;
-		return 0;
-	}
-	/* Trim the over-mapping to a 2 MiB-aligned range. */
-	a = (uint8_t *)round_up((uintptr_t)p, HUGE_PAGE);
-	head = (size_t)(a - p);
-	if (head)
-		munmap(p, head);
-	munmap(a + len, HUGE_PAGE - head);
-#ifdef MADV_HUGEPAGE
-	madvise(a, len, MADV_HUGEPAGE);	/* advice: ignore failure */
-#endif
-	pg->base = a;
-	pg->len = len;
-	return 0;
-}
-
-static void pages_free(rx_pages *pg)
-{
-	if (pg->base)
-		munmap(pg->base, pg->len);
-	pg->base = NULL;
-	pg->len = 0;
-}
-#else
-/* No mmap: aligned heap memory, and no large pages at all. */
-static int pages_alloc(rx_pages *pg, size_t size, int large)
-{
-	pg->base = NULL;
-	pg->len = 0;
-	if (large || size == 0 || posix_memalign(&pg->base, 64, size))
-		return -1;
-	pg->len = size;
-	return 0;
-}
-
-static void pages_free(rx_pages *pg)
-{
-	free(pg->base);
-	pg->base = NULL;
-	pg->len = 0;
-}
-#endif
 
 struct randomx_cache {
 	rx_cache_state state;
-	rx_pages pages;
+	yespower_region_t pages;
 	rx_argon2_impl impl;
 	int initialized;
 	uint8_t key_digest[64];		/* BLAKE2b-512 of the key */
 };
 
 struct randomx_dataset {
-	rx_pages pages;
+	yespower_region_t pages;
 };
 
 /* _first / _next / _last: whether a hash is pending, and its input's fate. */
@@ -149,7 +57,7 @@ enum batch_state { BATCH_NONE, BATCH_PENDING, BATCH_BAD };
 
 struct randomx_vm {
 	rx_vm_state st;
-	rx_pages scratchpad;
+	yespower_region_t scratchpad;
 	randomx_cache *cache;		/* light mode */
 	randomx_dataset *dataset;	/* full mode */
 	int full;
@@ -198,7 +106,7 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 		free(cache);
 		return NULL;
 	}
-	cache->state.memory = cache->pages.base;
+	cache->state.memory = cache->pages.aligned;
 	cache->impl = impl;
 	return cache;
 }
@@ -218,7 +126,7 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 	if (cache->initialized &&
 	    !memcmp(digest, cache->key_digest, sizeof(digest)))
 		return;
-	rx_cache_init(&cache->state, cache->pages.base, key, keySize,
+	rx_cache_init(&cache->state, cache->pages.aligned, key, keySize,
 	    cache->impl);
 	memcpy(cache->key_digest, digest, sizeof(digest));
 	cache->initialized = 1;
@@ -226,7 +134,7 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 
 void *randomx_get_cache_memory(randomx_cache *cache)
 {
-	return cache ? cache->pages.base : NULL;
+	return cache ? cache->pages.aligned : NULL;
 }
 
 void randomx_release_cache(randomx_cache *cache)
@@ -266,13 +174,13 @@ void randomx_init_dataset(randomx_dataset *dataset, randomx_cache *cache,
 	    startItem > RX_DATASET_ITEMS ||
 	    itemCount > RX_DATASET_ITEMS - startItem)
 		return;
-	rx_dataset_init(&cache->state, dataset->pages.base, startItem,
+	rx_dataset_init(&cache->state, dataset->pages.aligned, startItem,
 	    itemCount);
 }
 
 void *randomx_get_dataset_memory(randomx_dataset *dataset)
 {
-	return dataset ? dataset->pages.base : NULL;
+	return dataset ? dataset->pages.aligned : NULL;
 }
 
 void randomx_release_dataset(randomx_dataset *dataset)
@@ -307,13 +215,13 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 		free(vm);
 		return NULL;
 	}
-	vm->st.scratchpad = vm->scratchpad.base;
+	vm->st.scratchpad = vm->scratchpad.aligned;
 	vm->st.aes = aes;
 	vm->st.v2 = (flags & RANDOMX_FLAG_V2) != 0;
 	vm->full = full;
 	if (full) {
 		vm->dataset = dataset;
-		vm->st.dataset = dataset->pages.base;
+		vm->st.dataset = dataset->pages.aligned;
 	} else {
 		vm->cache = cache;
 		vm->st.cache = &cache->state;
@@ -335,7 +243,7 @@ void randomx_vm_set_dataset(randomx_vm *machine, randomx_dataset *dataset)
 	if (!machine || !machine->full || !dataset)
 		return;
 	machine->dataset = dataset;
-	machine->st.dataset = dataset->pages.base;
+	machine->st.dataset = dataset->pages.aligned;
 }
 
 void randomx_destroy_vm(randomx_vm *machine)
