@@ -37,6 +37,7 @@
 #include "yespower-impl.h"
 
 #include "cpu-features.h"
+#include "impl-spec.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define X86 1
@@ -90,7 +91,7 @@ static const struct impl {
 };
 
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))
-#define AUTO ((size_t)-1)
+#define AUTO IMPL_SPEC_AUTO
 
 /* What the first use finds out, before anything else is read. */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -342,27 +343,19 @@ static void install(const size_t choice[2])
 
 /* ---- parsing a spec ---- */
 
-static int name_is(const char *s, size_t n, const char *name)
-{
-	return strlen(name) == n && !memcmp(s, name, n);
-}
-
 /*
- * find_in(s, n, kind, &index): look up the n-character name s among the
- * implementations of a kind.  0 and the index (AUTO for "auto"), or an
- * errno value: EINVAL (no such name in this build), ENOTSUP (this CPU
- * cannot run it).
+ * A name among the implementations of a kind (impl-spec.h's find): 0 and
+ * its index, or EINVAL (not in this build), ENOTSUP (not on this CPU).
  */
-static int find_in(const char *s, size_t n, int kind, size_t *index)
+static int find_in(const void *ctx, int kind, const char *s, size_t n,
+    size_t *index)
 {
 	size_t i;
 
-	if (name_is(s, n, "auto")) {
-		*index = AUTO;
-		return 0;
-	}
+	(void)ctx;
 	for (i = 0; i < NIMPLS; i++) {
-		if (impls[i].kind != kind || !name_is(s, n, short_name(i)))
+		if (impls[i].kind != kind || strlen(short_name(i)) != n ||
+		    memcmp(s, short_name(i), n))
 			continue;
 		if (!runs_here(i))
 			return ENOTSUP;
@@ -372,73 +365,15 @@ static int find_in(const char *s, size_t n, int kind, size_t *index)
 	return EINVAL;
 }
 
-/*
- * parse_item(s, n, choice): apply one item of a spec (n characters at s)
- * to choice[0] (core) and choice[1] (SHA-256), which hold AUTO or an index
- * and, in seen[], whether a part was named already.  0, or an errno value
- * as find_in's (EINVAL also for a malformed item or a part named twice).
- */
-static int parse_item(const char *s, size_t n, size_t choice[2], int seen[2])
-{
-	const char *plus = memchr(s, '+', n);
-	int kind = 0, err;
+/* "core=NAME" (or "NAME"), "sha256=NAME", or "CORE+SHA256". */
+static const impl_spec_grammar grammar = {
+	{ "core", "sha256" }, 1, 1, 0, find_in, NULL
+};
 
-	if (plus) {	/* CORE+SHA */
-		size_t m = (size_t)(plus - s);
-
-		if (seen[0] || seen[1])
-			return EINVAL;
-		seen[0] = seen[1] = 1;
-		err = find_in(s, m, 0, &choice[0]);
-		return err ? err : find_in(plus + 1, n - m - 1, 1, &choice[1]);
-	}
-	if (n > 7 && !memcmp(s, "sha256=", 7)) {
-		s += 7;
-		n -= 7;
-		kind = 1;
-	} else if (n > 5 && !memcmp(s, "core=", 5)) {
-		s += 5;
-		n -= 5;
-	}
-	if (seen[kind])
-		return EINVAL;
-	seen[kind] = 1;
-	return find_in(s, n, kind, &choice[kind]);
-}
-
-/*
- * parse(spec, choice, bad, badlen): choice[] as parse_item's, all AUTO to
- * begin with.  With bad == NULL, stop at the first bad item and return its
- * error; otherwise skip bad items (their part stays AUTO) and return the
- * first error, with the first bad item copied to bad.
- */
 static int parse(const char *spec, size_t choice[2], char *bad,
     size_t badlen)
 {
-	int seen[2] = { 0, 0 }, first = 0;
-
-	choice[0] = choice[1] = AUTO;
-	for (;;) {
-		size_t n = strcspn(spec, ","), saved[2];
-		int err;
-
-		saved[0] = choice[0];
-		saved[1] = choice[1];
-		err = n ? parse_item(spec, n, choice, seen) : EINVAL;
-		if (err) {
-			if (!bad)
-				return err;
-			choice[0] = saved[0];
-			choice[1] = saved[1];
-			if (!first) {
-				first = err;
-				snprintf(bad, badlen, "%.*s", (int)n, spec);
-			}
-		}
-		if (!spec[n])
-			return first;
-		spec += n + 1;
-	}
+	return impl_spec_parse(&grammar, spec, choice, bad, badlen);
 }
 
 /* ---- first use ---- */

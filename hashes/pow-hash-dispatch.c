@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cpu-features.h"
+#include "impl-spec.h"
 #include "pow-hash.h"
 #include "pow-hash-impl.h"
 #include "sha256.h"
@@ -55,7 +56,7 @@ static const pow_keccak_kernels *const keccak_sets[] = {
 
 #define NSHA (sizeof(sha256_sets) / sizeof(sha256_sets[0]))
 #define NKECCAK (sizeof(keccak_sets) / sizeof(keccak_sets[0]))
-#define AUTO ((size_t)-1)
+#define AUTO IMPL_SPEC_AUTO
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static unsigned features;
@@ -226,92 +227,42 @@ static void install(size_t i, size_t j)
 
 /* ---- parsing a spec ---- */
 
-static int name_is(const char *s, size_t n, const char *name)
-{
-	return strlen(name) == n && !memcmp(s, name, n);
-}
-
 /*
- * parse_item(s, n, choice, seen): apply one item ("sha256=NAME" or
- * "keccak=NAME", n characters at s) to choice[0] (SHA-256) or choice[1]
- * (Keccak).  0, or EINVAL (malformed, unknown, a part named twice) or
- * ENOTSUP (this CPU cannot run it).
+ * A kernel set of a kind (0 SHA-256, 1 Keccak) by name (impl-spec.h's
+ * find): 0 and its index, or EINVAL (not in this build), ENOTSUP (not on
+ * this CPU).
  */
-static int parse_item(const char *s, size_t n, size_t choice[2], int seen[2])
+static int find_set(const void *ctx, int kind, const char *s, size_t n,
+    size_t *index)
 {
-	size_t i, count;
-	int kind;
+	size_t i, count = kind ? NKECCAK : NSHA;
 
-	if (n > 7 && !memcmp(s, "sha256=", 7)) {
-		kind = 0;
-		s += 7;
-		n -= 7;
-	} else if (n > 7 && !memcmp(s, "keccak=", 7)) {
-		kind = 1;
-		s += 7;
-		n -= 7;
-	} else {
-		return EINVAL;
-	}
-	if (seen[kind])
-		return EINVAL;
-	seen[kind] = 1;
-	if (name_is(s, n, "auto")) {
-		choice[kind] = AUTO;
-		return 0;
-	}
-	count = kind ? NKECCAK : NSHA;
+	(void)ctx;
 	for (i = 0; i < count; i++) {
 		const char *name = kind ? keccak_sets[i]->name :
 		    sha256_sets[i]->name;
 		unsigned need = kind ? keccak_sets[i]->need :
 		    sha256_sets[i]->need;
 
-		if (!name_is(s, n, name))
+		if (strlen(name) != n || memcmp(s, name, n))
 			continue;
 		if (!runs_here(need))
 			return ENOTSUP;
-		choice[kind] = i;
+		*index = i;
 		return 0;
 	}
 	return EINVAL;
 }
 
-/*
- * parse(spec, choice, bad, badlen): choice[] as parse_item's, AUTO to
- * begin with.  With bad == NULL, stop at the first bad item and return
- * its error; otherwise skip bad items and return the first error, with
- * that item copied to bad.
- */
+/* "sha256=NAME", "keccak=NAME"; "" is the automatic choice. */
+static const impl_spec_grammar grammar = {
+	{ "sha256", "keccak" }, 0, 0, 1, find_set, NULL
+};
+
 static int parse(const char *spec, size_t choice[2], char *bad,
     size_t badlen)
 {
-	int seen[2] = { 0, 0 }, first = 0;
-
-	choice[0] = choice[1] = AUTO;
-	if (!*spec)
-		return 0;
-	for (;;) {
-		size_t n = strcspn(spec, ","), saved[2];
-		int err;
-
-		saved[0] = choice[0];
-		saved[1] = choice[1];
-		err = parse_item(spec, n, choice, seen);
-		if (err) {
-			if (!bad)
-				return err;
-			choice[0] = saved[0];
-			choice[1] = saved[1];
-			if (!first) {
-				first = err;
-				snprintf(bad, badlen, "%.*s", (int)n, spec);
-			}
-		}
-		if (!spec[n])
-			return first;
-		spec += n + 1;
-	}
+	return impl_spec_parse(&grammar, spec, choice, bad, badlen);
 }
 
 /* ---- first use ---- */

@@ -40,7 +40,7 @@ $(1)/hashes/pow-sha256-avx2.o $(1)/hashes/pow-sha256-sse2.o: \
 endef
 $(eval $(call pow_variants,$(B),$$(CC),$$(ALL_CFLAGS)))
 
-$(B)/test/tests-hashes: $(B)/test/tests-hashes.o libyespower.a
+$(B)/test/tests-hashes: $(B)/test/tests-hashes.o $(B)/tools/util.o libyespower.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 check-hashes: $(B)/test/tests-hashes

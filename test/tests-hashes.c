@@ -31,6 +31,7 @@
 #include "cpu-features.h"
 #include "hashes/pow-hash.h"
 #include "hashes/pow-hash-impl.h"
+#include "tools/util.h"
 #include "yespower.h"
 
 static int passed, failed, skipped, quick;
@@ -88,17 +89,6 @@ static void random_bytes(uint8_t *p, size_t n)
 		*p++ = (uint8_t)rng();
 }
 
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Parse a vector file's message field: hex, "-" (empty), or
  * "<N x 'c'>" (N copies of the character c).  A malloc'd buffer (NULL
@@ -107,9 +97,8 @@ static int hex_value(int c)
 static uint8_t *parse_bytes(const char *s, size_t *len)
 {
 	unsigned long long n;
-	char c;
+	char c, msg[96];
 	uint8_t *p;
-	size_t i, l;
 
 	if (!strcmp(s, "-")) {
 		*len = 0;
@@ -122,21 +111,9 @@ static uint8_t *parse_bytes(const char *s, size_t *len)
 			memset(p, c, *len);
 		return p;
 	}
-	l = strlen(s);
-	if (l % 2) {
-		fprintf(stderr, "tests-hashes: odd hex length: %s\n", s);
+	if (!(p = util_hex_decode_alloc(s, len, msg, sizeof(msg)))) {
+		fprintf(stderr, "tests-hashes: %s: %s\n", s, msg);
 		exit(2);
-	}
-	*len = l / 2;
-	p = malloc(*len + 1);
-	for (i = 0; p && i < *len; i++) {
-		int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0) {
-			fprintf(stderr, "tests-hashes: bad hex: %s\n", s);
-			exit(2);
-		}
-		p[i] = (uint8_t)(hi << 4 | lo);
 	}
 	return p;
 }

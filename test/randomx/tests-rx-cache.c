@@ -18,48 +18,14 @@
 
 #include "blake2b.h"
 #include "sysendian.h"
-#include "tools/util.h"
 #include "randomx/argon2d.h"
 #include "randomx/blake2-generator.h"
 #include "randomx/dataset.h"
 #include "randomx/superscalar.h"
 
-static int passed, failed, skipped;
-static char skip_why[256];
+#define RX_TEST_NAME "tests-rx-cache"
+#include "rx-tests.h"
 
-static void check(const char *what, int ok)
-{
-	if (ok) {
-		passed++;
-	} else {
-		failed++;
-		printf("FAILED: %s\n", what);
-	}
-}
-
-static void skip(const char *what)
-{
-	skipped++;
-	printf("skipped: %s\n", what);
-	if (!strstr(skip_why, what) && strlen(skip_why) + strlen(what) + 3 <
-	    sizeof(skip_why)) {
-		if (skip_why[0])
-			strcat(skip_why, "; ");
-		strcat(skip_why, what);
-	}
-}
-
-static void *xalloc(size_t n)
-{
-	void *p = NULL;
-
-	if (posix_memalign(&p, 64, n)) {
-		fprintf(stderr, "tests-rx-cache: out of memory (%zu bytes)\n",
-		    n);
-		exit(2);
-	}
-	return p;
-}
 
 static void to_hex(char *hex, const uint8_t *b, size_t n)
 {
@@ -244,22 +210,12 @@ static const rx_argon2_impl all_impls[] = {
 };
 #define NIMPLS (sizeof(all_impls) / sizeof(all_impls[0]))
 
-/* Decode a hex field ("-" is empty) into b; returns the length or -1. */
-static long from_hex(uint8_t *b, size_t max, const char *hex)
-{
-	size_t n = strcmp(hex, "-") ? strlen(hex) : 0;
-	char msg[96];
-
-	if (n / 2 > max || util_hex_decode(hex, n, b, msg, sizeof(msg)))
-		return -1;
-	return (long)(n / 2);
-}
 
 static void test_blake2gen(char *seedhex, unsigned long nonce,
     const char *pattern, const char *want)
 {
 	uint8_t seed[128];
-	long seedlen = from_hex(seed, sizeof(seed), seedhex);
+	long seedlen = from_hex(seedhex, seed, sizeof(seed));
 	rx_blake2_generator gen;
 	char got[2048] = "", what[160];
 	size_t n = 0;
@@ -287,8 +243,8 @@ static void test_argon2_vector(unsigned long blocks, unsigned long passes,
     const char *pwdhex, const char *salthex, const char *want)
 {
 	uint8_t pwd[128], salt[128], h[32];
-	long pwdlen = from_hex(pwd, sizeof(pwd), pwdhex);
-	long saltlen = from_hex(salt, sizeof(salt), salthex);
+	long pwdlen = from_hex(pwdhex, pwd, sizeof(pwd));
+	long saltlen = from_hex(salthex, salt, sizeof(salt));
 	uint8_t *mem = xalloc(blocks * RX_ARGON2_BLOCK_BYTES);
 	char hex[65], what[160];
 	size_t i;
@@ -331,7 +287,7 @@ static int vector_cache(const char *keyhex)
 	if (!vc.memory)
 		vc.memory = xalloc(RX_CACHE_BYTES);
 	snprintf(vc.keyhex, sizeof(vc.keyhex), "%s", keyhex);
-	keylen = from_hex(key, sizeof(key), keyhex);
+	keylen = from_hex(keyhex, key, sizeof(key));
 	vc.ok = keylen >= 0;
 	if (vc.ok)
 		vc.ok = rx_cache_init(&vc.c, vc.memory, key, (size_t)keylen,
@@ -576,9 +532,5 @@ int main(int argc, char **argv)
 	if (run_vectors(path) <= 0)
 		check("vector file read, with vectors in it", 0);
 	test_caches();
-	printf("tests-rx-cache: %d passed, %d failed", passed, failed);
-	if (skipped)
-		printf(", %d skipped (%s)", skipped, skip_why);
-	printf("\n");
-	return failed ? 1 : 0;
+	return summary();
 }

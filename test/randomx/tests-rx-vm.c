@@ -40,59 +40,16 @@
 #include "blake2b.h"
 #include "cpu-features.h"
 #include "sysendian.h"
-#include "tools/util.h"
 #include "randomx/aes.h"
 #include "randomx/dataset.h"
 #include "randomx/program.h"
 #include "randomx/randomx.h"
 #include "randomx/vm.h"
 
-static int passed, failed, skipped;
-static char skip_why[512];
+#define RX_TEST_NAME "tests-rx-vm"
+#include "rx-tests.h"
 
-static void check(const char *what, int ok)
-{
-	if (ok) {
-		passed++;
-	} else {
-		failed++;
-		printf("FAILED: %s\n", what);
-	}
-}
 
-static void skip(const char *what)
-{
-	skipped++;
-	printf("skipped: %s\n", what);
-	if (!strstr(skip_why, what) && strlen(skip_why) + strlen(what) + 3 <
-	    sizeof(skip_why)) {
-		if (skip_why[0])
-			strcat(skip_why, "; ");
-		strcat(skip_why, what);
-	}
-}
-
-static void *xalloc(size_t n)
-{
-	void *p = NULL;
-
-	if (posix_memalign(&p, 64, n ? n : 1)) {
-		fprintf(stderr, "tests-rx-vm: out of memory (%zu bytes)\n", n);
-		exit(2);
-	}
-	return p;
-}
-
-/* Hex (or "-" for empty) into out; the byte count, or -1 if malformed. */
-static long from_hex(const char *hex, uint8_t *out, size_t max)
-{
-	size_t n = strcmp(hex, "-") ? strlen(hex) : 0;
-	char msg[96];
-
-	if (n / 2 > max || util_hex_decode(hex, n, out, msg, sizeof(msg)))
-		return -1;
-	return (long)(n / 2);
-}
 
 static int equals_hex(const void *p, const char *hex)
 {
@@ -1807,9 +1764,5 @@ int main(int argc, char **argv)
 	free(big1);
 	free(big2);
 	free(spad);
-	printf("tests-rx-vm: %d passed, %d failed", passed, failed);
-	if (skipped)
-		printf(", %d skipped (%s)", skipped, skip_why);
-	printf("\n");
-	return failed ? 1 : 0;
+	return summary();
 }
