@@ -39,27 +39,10 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "randomx.h"
+#include "tools/randomx-dl.h"
 
 typedef struct {
-	const char *path;
-	void *dl;
-	randomx_flags (*get_flags)(void);
-	randomx_cache *(*alloc_cache)(randomx_flags);
-	void (*init_cache)(randomx_cache *, const void *, size_t);
-	void (*release_cache)(randomx_cache *);
-	randomx_dataset *(*alloc_dataset)(randomx_flags);
-	unsigned long (*item_count)(void);
-	void (*init_dataset)(randomx_dataset *, randomx_cache *,
-	    unsigned long, unsigned long);
-	void *(*dataset_memory)(randomx_dataset *);
-	void (*release_dataset)(randomx_dataset *);
-	randomx_vm *(*create_vm)(randomx_flags, randomx_cache *,
-	    randomx_dataset *);
-	void (*destroy_vm)(randomx_vm *);
-	void (*hash_first)(randomx_vm *, const void *, size_t);
-	void (*hash_next)(randomx_vm *, const void *, size_t, void *);
-	void (*hash_last)(randomx_vm *, void *);
+	randomx_dl api;
 	randomx_cache *cache;
 	randomx_dataset *dataset;
 	randomx_vm *vm;
@@ -67,41 +50,11 @@ typedef struct {
 	unsigned long hashes;
 } lib;
 
-static void *sym(lib *l, const char *name)
-{
-	void *p = dlsym(l->dl, name);
-
-	if (!p) {
-		fprintf(stderr, "rx-abcompare: %s: no %s\n", l->path, name);
-		exit(2);
-	}
-	return p;
-}
-
+/* Load the library at path into l. */
 static void load(lib *l, const char *path)
 {
 	memset(l, 0, sizeof(*l));
-	l->path = path;
-	/* RTLD_LOCAL keeps the two libraries' randomx_* apart */
-	l->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!l->dl) {
-		fprintf(stderr, "rx-abcompare: %s\n", dlerror());
-		exit(2);
-	}
-	*(void **)&l->get_flags = sym(l, "randomx_get_flags");
-	*(void **)&l->alloc_cache = sym(l, "randomx_alloc_cache");
-	*(void **)&l->init_cache = sym(l, "randomx_init_cache");
-	*(void **)&l->release_cache = sym(l, "randomx_release_cache");
-	*(void **)&l->alloc_dataset = sym(l, "randomx_alloc_dataset");
-	*(void **)&l->item_count = sym(l, "randomx_dataset_item_count");
-	*(void **)&l->init_dataset = sym(l, "randomx_init_dataset");
-	*(void **)&l->dataset_memory = sym(l, "randomx_get_dataset_memory");
-	*(void **)&l->release_dataset = sym(l, "randomx_release_dataset");
-	*(void **)&l->create_vm = sym(l, "randomx_create_vm");
-	*(void **)&l->destroy_vm = sym(l, "randomx_destroy_vm");
-	*(void **)&l->hash_first = sym(l, "randomx_calculate_hash_first");
-	*(void **)&l->hash_next = sym(l, "randomx_calculate_hash_next");
-	*(void **)&l->hash_last = sym(l, "randomx_calculate_hash_last");
+	randomx_dl_load(&l->api, "rx-abcompare", path);
 }
 
 static double now(void)
@@ -121,13 +74,13 @@ static void *init_slice(void *arg)
 {
 	slice *s = arg;
 
-	s->l->init_dataset(s->l->dataset, s->l->cache, s->start, s->count);
+	s->l->api.init_dataset(s->l->dataset, s->l->cache, s->start, s->count);
 	return NULL;
 }
 
 static void build_dataset(lib *l, int threads)
 {
-	unsigned long n = l->item_count(), per = n / (unsigned long)threads;
+	unsigned long n = l->api.item_count(), per = n / (unsigned long)threads;
 	pthread_t tid[64];
 	slice s[64];
 	int i;
@@ -158,15 +111,15 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 
 	memset(block, 0x5a, sizeof(block));
 	memcpy(block + 39, &first, 4);
-	l->hash_first(l->vm, block, sizeof(block));
+	l->api.hash_first(l->vm, block, sizeof(block));
 	for (i = 1; i <= count; i++) {
 		uint32_t nonce = first + i;
 
 		memcpy(block + 39, &nonce, 4);
 		if (i < count)
-			l->hash_next(l->vm, block, sizeof(block), h);
+			l->api.hash_next(l->vm, block, sizeof(block), h);
 		else
-			l->hash_last(l->vm, h);
+			l->api.hash_last(l->vm, h);
 		for (j = 0; j < RANDOMX_HASH_SIZE; j += 8) {
 			memcpy(&w, h + j, 8);
 			x ^= w * (2 * (uint64_t)i + 1);
@@ -195,11 +148,12 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 		    (full ? RANDOMX_FLAG_FULL_MEM : 0);
 
 		if (jit)
-			f |= L[i].get_flags() & RANDOMX_FLAG_JIT;
-		L[i].vm = L[i].create_vm((randomx_flags)f, L[i].cache,
+			f |= L[i].api.get_flags() & RANDOMX_FLAG_JIT;
+		L[i].vm = L[i].api.create_vm((randomx_flags)f, L[i].cache,
 		    L[i].dataset);
 		if (!L[i].vm) {
-			fprintf(stderr, "rx-abcompare: %s: no VM\n", L[i].path);
+			fprintf(stderr, "rx-abcompare: %s: no VM\n",
+			    L[i].api.path);
 			exit(2);
 		}
 		L[i].seconds = 0;
@@ -224,7 +178,7 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 	}
 	for (i = 0; i < 2; i++)
 		printf("%c %-40s %8.3f H/s  (%lu hashes, %.1f s)\n", 'A' + i,
-		    L[i].path, (double)L[i].hashes / L[i].seconds, L[i].hashes,
+		    L[i].api.path, (double)L[i].hashes / L[i].seconds, L[i].hashes,
 		    L[i].seconds);
 	printf("B / A = %.3f; %s mode, %s, %s AES%s; hashes %s\n",
 	    ((double)L[1].hashes / L[1].seconds) /
@@ -232,7 +186,7 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 	    v2 ? "v2" : "v1", soft ? "soft" : "hard", jit ? ", JIT" : "",
 	    differ ? "DIFFER" : "identical");
 	for (i = 0; i < 2; i++)
-		L[i].destroy_vm(L[i].vm);
+		L[i].api.destroy_vm(L[i].vm);
 	return differ;
 }
 
@@ -281,39 +235,39 @@ int main(int argc, char **argv)
 		uint32_t seed = 0;
 
 		load(&L[i], paths[i]);
-		f = L[i].get_flags();
-		L[i].cache = L[i].alloc_cache((randomx_flags)(f &
+		f = L[i].api.get_flags();
+		L[i].cache = L[i].api.alloc_cache((randomx_flags)(f &
 		    (RANDOMX_FLAG_ARGON2 | RANDOMX_FLAG_JIT)));
 		if (!L[i].cache) {
 			fprintf(stderr, "rx-abcompare: %s: no cache\n", paths[i]);
 			return 2;
 		}
-		L[i].init_cache(L[i].cache, &seed, sizeof(seed));
+		L[i].api.init_cache(L[i].cache, &seed, sizeof(seed));
 	}
 	if (full) {
-		int builder = (L[1].get_flags() & RANDOMX_FLAG_JIT) &&
-		    !(L[0].get_flags() & RANDOMX_FLAG_JIT);
-		size_t bytes = (size_t)L[0].item_count() * 64;
+		int builder = (L[1].api.get_flags() & RANDOMX_FLAG_JIT) &&
+		    !(L[0].api.get_flags() & RANDOMX_FLAG_JIT);
+		size_t bytes = (size_t)L[0].api.item_count() * 64;
 		double t0 = now();
 
 		for (i = 0; i < 2; i++) {
-			L[i].dataset = L[i].alloc_dataset(RANDOMX_FLAG_DEFAULT);
+			L[i].dataset = L[i].api.alloc_dataset(RANDOMX_FLAG_DEFAULT);
 			if (!L[i].dataset) {
 				fprintf(stderr, "rx-abcompare: %s: no dataset\n",
 				    paths[i]);
 				return 2;
 			}
 			if (same_pages)
-				madvise(L[i].dataset_memory(L[i].dataset),
+				madvise(L[i].api.dataset_memory(L[i].dataset),
 				    bytes, MADV_HUGEPAGE);
 		}
 		build_dataset(&L[builder], threads);
-		memcpy(L[!builder].dataset_memory(L[!builder].dataset),
-		    L[builder].dataset_memory(L[builder].dataset), bytes);
+		memcpy(L[!builder].api.dataset_memory(L[!builder].dataset),
+		    L[builder].api.dataset_memory(L[builder].dataset), bytes);
 		printf("dataset built by %s in %.1f s, copied\n",
 		    paths[builder], now() - t0);
 		for (i = 0; i < 2; i++) {
-			L[i].release_cache(L[i].cache);
+			L[i].api.release_cache(L[i].cache);
 			L[i].cache = NULL;
 		}
 	}
@@ -328,9 +282,9 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < 2; i++) {
 		if (L[i].dataset)
-			L[i].release_dataset(L[i].dataset);
+			L[i].api.release_dataset(L[i].dataset);
 		if (L[i].cache)
-			L[i].release_cache(L[i].cache);
+			L[i].api.release_cache(L[i].cache);
 	}
 	return differ ? 1 : 0;
 }

@@ -28,60 +28,23 @@
 #include <string.h>
 #include <time.h>
 
-#include "randomx.h"
+#include "tools/randomx-dl.h"
 
 #define CACHE_BYTES ((size_t)262144 * 1024)
 #define FIRST_ITEM 1000000UL
 
 typedef struct {
-	const char *path;
-	void *dl;
-	randomx_flags (*get_flags)(void);
-	randomx_cache *(*alloc_cache)(randomx_flags);
-	void (*init_cache)(randomx_cache *, const void *, size_t);
-	void *(*cache_memory)(randomx_cache *);
-	void (*release_cache)(randomx_cache *);
-	randomx_dataset *(*alloc_dataset)(randomx_flags);
-	void (*init_dataset)(randomx_dataset *, randomx_cache *,
-	    unsigned long, unsigned long);
-	void *(*dataset_memory)(randomx_dataset *);
-	void (*release_dataset)(randomx_dataset *);
+	randomx_dl api;
 	randomx_cache *cache;
 	randomx_dataset *dataset;
 	double cache_seconds, item_seconds;
 } lib;
 
-static void *sym(lib *l, const char *name)
-{
-	void *p = dlsym(l->dl, name);
-
-	if (!p) {
-		fprintf(stderr, "rx-cache-abcompare: %s: no %s\n", l->path,
-		    name);
-		exit(2);
-	}
-	return p;
-}
-
+/* Load the library at path into l. */
 static void load(lib *l, const char *path)
 {
 	memset(l, 0, sizeof(*l));
-	l->path = path;
-	/* RTLD_LOCAL keeps the two libraries' randomx_* apart. */
-	l->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!l->dl) {
-		fprintf(stderr, "rx-cache-abcompare: %s\n", dlerror());
-		exit(2);
-	}
-	*(void **)&l->get_flags = sym(l, "randomx_get_flags");
-	*(void **)&l->alloc_cache = sym(l, "randomx_alloc_cache");
-	*(void **)&l->init_cache = sym(l, "randomx_init_cache");
-	*(void **)&l->cache_memory = sym(l, "randomx_get_cache_memory");
-	*(void **)&l->release_cache = sym(l, "randomx_release_cache");
-	*(void **)&l->alloc_dataset = sym(l, "randomx_alloc_dataset");
-	*(void **)&l->init_dataset = sym(l, "randomx_init_dataset");
-	*(void **)&l->dataset_memory = sym(l, "randomx_get_dataset_memory");
-	*(void **)&l->release_dataset = sym(l, "randomx_release_dataset");
+	randomx_dl_load(&l->api, "rx-cache-abcompare", path);
 }
 
 static double now(void)
@@ -98,10 +61,10 @@ static void run(lib *l, const char *key, unsigned long items, double *tc,
 {
 	double t0 = now(), t1, t2;
 
-	l->init_cache(l->cache, key, strlen(key));
+	l->api.init_cache(l->cache, key, strlen(key));
 	t1 = now();
 	if (items)
-		l->init_dataset(l->dataset, l->cache, FIRST_ITEM, items);
+		l->api.init_dataset(l->dataset, l->cache, FIRST_ITEM, items);
 	t2 = now();
 	*tc = t1 - t0;
 	*td = t2 - t1;
@@ -111,7 +74,7 @@ static void run(lib *l, const char *key, unsigned long items, double *tc,
 
 static randomx_flags default_flags(lib *a, lib *b)
 {
-	unsigned both = (unsigned)a->get_flags() & (unsigned)b->get_flags();
+	unsigned both = (unsigned)a->api.get_flags() & (unsigned)b->api.get_flags();
 
 	if (both & RANDOMX_FLAG_ARGON2_AVX2)
 		return RANDOMX_FLAG_ARGON2_AVX2;
@@ -152,15 +115,15 @@ int main(int argc, char **argv)
 	if (flags < 0)
 		flags = (int)default_flags(&libs[0], &libs[1]);
 	for (i = 0; i < 2; i++) {
-		libs[i].cache = libs[i].alloc_cache((randomx_flags)flags);
-		libs[i].dataset = libs[i].alloc_dataset(RANDOMX_FLAG_DEFAULT);
+		libs[i].cache = libs[i].api.alloc_cache((randomx_flags)flags);
+		libs[i].dataset = libs[i].api.alloc_dataset(RANDOMX_FLAG_DEFAULT);
 		if (!libs[i].cache || !libs[i].dataset) {
 			fprintf(stderr, "rx-cache-abcompare: %s: cannot "
-			    "allocate with flags %d\n", libs[i].path, flags);
+			    "allocate with flags %d\n", libs[i].api.path, flags);
 			return 2;
 		}
 		/* Touch the memory once, outside the measurement. */
-		libs[i].init_cache(libs[i].cache, "warm-up", 7);
+		libs[i].api.init_cache(libs[i].cache, "warm-up", 7);
 	}
 	printf("flags %d, %lu items per round from item %lu\n", flags, items,
 	    FIRST_ITEM);
@@ -172,11 +135,11 @@ int main(int argc, char **argv)
 		snprintf(key, sizeof(key), "rx-cache-abcompare %d", r);
 		run(&libs[first], key, items, &tc[first], &td[first]);
 		run(&libs[!first], key, items, &tc[!first], &td[!first]);
-		if (memcmp(libs[0].cache_memory(libs[0].cache),
-		    libs[1].cache_memory(libs[1].cache), CACHE_BYTES) ||
-		    (items && memcmp((uint8_t *)libs[0].dataset_memory(
+		if (memcmp(libs[0].api.cache_memory(libs[0].cache),
+		    libs[1].api.cache_memory(libs[1].cache), CACHE_BYTES) ||
+		    (items && memcmp((uint8_t *)libs[0].api.dataset_memory(
 		    libs[0].dataset) + 64 * FIRST_ITEM,
-		    (uint8_t *)libs[1].dataset_memory(libs[1].dataset) +
+		    (uint8_t *)libs[1].api.dataset_memory(libs[1].dataset) +
 		    64 * FIRST_ITEM, 64 * items))) {
 			printf("round %d: the libraries disagree\n", r);
 			differ = 1;
@@ -194,8 +157,8 @@ int main(int argc, char **argv)
 		    items * rounds / libs[1].item_seconds,
 		    libs[0].item_seconds / libs[1].item_seconds);
 	for (i = 0; i < 2; i++) {
-		libs[i].release_dataset(libs[i].dataset);
-		libs[i].release_cache(libs[i].cache);
+		libs[i].api.release_dataset(libs[i].dataset);
+		libs[i].api.release_cache(libs[i].cache);
 	}
 	return differ;
 }
