@@ -227,8 +227,10 @@ $(B)/tests-ref: $(B)/tests.o $(UTIL_OBJ) $(REF_OBJS)
 $(B)/tests-chains-ref: $(B)/test/tests-chains.o $(UTIL_OBJ) $(REF_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# With the hashing API and RandomX as the optimized library has them (only
+# yespower's implementation is the reference's).
 $(B)/benchmark-ref: $(B)/benchmark.o $(BENCH_OBJS) $(UTIL_OBJ) $(REF_OBJS) \
-    $(B)/randomx/librandomx.a
+    $(POW_OBJS) $(B)/impl-spec.o $(B)/randomx/librandomx.a
 	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ $(LDLIBS) -lm
 
 # ---- checks ----
