@@ -17,7 +17,9 @@
 #define YESPOWER_SBYTES_1_0 (3 * 16 * 2048)
 
 /* The most hashes a core computes interleaved in one call. */
+#ifndef YESPOWER_KMAX
 #define YESPOWER_KMAX 3
+#endif
 
 /*
  * The parts of a core that `benchmark --components` times.  For version
@@ -74,6 +76,9 @@ extern const yespower_core_t yespower_core_sse2;
 #endif
 #ifndef YESPOWER_NO_AVX
 extern const yespower_core_t yespower_core_avx;
+#endif
+#ifndef YESPOWER_NO_AVX2
+extern const yespower_core_t yespower_core_avx2;
 #endif
 #ifndef YESPOWER_NO_XOP
 extern const yespower_core_t yespower_core_xop;

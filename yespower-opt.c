@@ -89,6 +89,7 @@ typedef union {
 #define SMASK_1_0 ((uint32_t)((2048 - 1) * 16))
 #define SMASK2(m) (((uint64_t)(m) << 32) | (m))
 #define WMASK_1_0 ((size_t)2048 * 16 - 1)
+#define SBOX_MAX (2048 * 16)	/* bytes of the largest S-box (1.0) */
 
 /* ---- groups: two 64-bit lanes, the unit pwxform works on ---- */
 
@@ -111,6 +112,18 @@ typedef union {
 #define SHADOW 1
 #else
 #define SHADOW 0
+#endif
+
+#ifndef PWX_MASK64
+#define PWX_MASK64 0
+#endif
+#ifndef PWX_SHUF
+#define PWX_SHUF 0
+#endif
+#if PWX_SHUF
+#define PWX_HI32(v) _mm_shuffle_epi32((v), 0xb1)
+#else
+#define PWX_HI32(v) _mm_srli_epi64((v), 32)
 #endif
 
 typedef struct {
@@ -164,7 +177,10 @@ ALWAYS_INLINE grp grp_xor(grp a, grp b)
  * the interleaving hides the longer chain anyway.  When sh is 0 the shadow
  * is never read, so the compiler drops every instruction that computes it.
  */
-#define SH(K) (SHADOW && (K) == 1)
+#ifndef SH_PATTERN
+#define SH_PATTERN(K) ((K) == 1 ? 1u : 0u)
+#endif
+#define SH(K, k) (SHADOW && ((SH_PATTERN(K) >> (k)) & 1))
 
 ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 {
@@ -176,22 +192,64 @@ ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 	return (uint32_t)_mm_cvtsi128_si32(x.v);
 }
 
-/* The S-box offsets a group selects: its first lane, masked. */
-ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2, const int sh)
+/*
+ * pwx_offsets(x, smask2, &lo, &ho): the S-box offsets a group selects, from
+ * its first lane in the vector register: lo (for S0) from the low word, ho
+ * (for S1) from the high word, each masked.  smask2 holds the mask in both
+ * halves.
+ */
+ALWAYS_INLINE void pwx_offsets(grp x, uint64_t smask2, uint64_t *lo,
+    uint64_t *ho)
 {
-#if SHADOW
-	if (sh)
-		return x.s & smask2;
-#endif
-	(void)sh;
 #if defined(__x86_64__)
-	return (uint64_t)_mm_cvtsi128_si64(x.v) & smask2;
+	uint64_t m = (uint64_t)_mm_cvtsi128_si64(x.v);
+
+#if defined(__BMI__) && defined(__BMI2__) && defined(__GNUC__)
+	uint64_t notmask = ~(uint64_t)(uint32_t)smask2, h;
+
+	__asm__("andnq %1, %2, %0" : "=r"(*lo) : "r"(m), "r"(notmask));
+	__asm__("rorxq $32, %1, %0" : "=r"(h) : "r"(m));
+	*ho = (uint32_t)h & (uint32_t)smask2;
+#elif PWX_MASK64
+	m &= smask2;
+	*lo = (uint32_t)m;
+	*ho = m >> 32;
 #else
-	return ((uint64_t)(uint32_t)_mm_cvtsi128_si32(x.v) |
-	    ((uint64_t)(uint32_t)_mm_cvtsi128_si32(
-	    _mm_srli_epi64(x.v, 32)) << 32)) & smask2;
+	*lo = m & (uint32_t)smask2;
+	*ho = (m >> 32) & (uint32_t)smask2;
+#endif
+#else
+	*lo = (uint32_t)_mm_cvtsi128_si32(x.v) & (uint32_t)smask2;
+	*ho = (uint32_t)_mm_cvtsi128_si32(_mm_srli_epi64(x.v, 32)) &
+	    (uint32_t)smask2;
 #endif
 }
+
+#if SHADOW
+/*
+ * pwx_offsets_shadow(s, smask2, &lo, &hi, &ho): the same from the shadow s,
+ * and hi, s's high word, which the shadow's multiply needs.  With BMI1 and
+ * BMI2 (andn, shrx), each is one instruction that leaves s intact, where
+ * plain x86-64 needs a copy first: 3 instructions fewer on the chain's
+ * critical resource, the core's instruction throughput.
+ */
+ALWAYS_INLINE void pwx_offsets_shadow(uint64_t s, uint64_t smask2,
+    uint64_t *lo, uint64_t *hi, uint64_t *ho)
+{
+#if defined(__BMI__) && defined(__BMI2__) && defined(__GNUC__)
+	uint64_t notmask = ~(uint64_t)(uint32_t)smask2, h;
+
+	__asm__("shrxq %2, %1, %0" : "=r"(h) : "r"(s), "r"(32ULL));
+	__asm__("andnq %1, %2, %0" : "=r"(*lo) : "r"(s), "r"(notmask));
+	__asm__("andnq %1, %2, %0" : "=r"(*ho) : "r"(h), "r"(notmask));
+	*hi = h;
+#else
+	*lo = s & (uint32_t)smask2;
+	*hi = s >> 32;
+	*ho = *hi & (uint32_t)smask2;
+#endif
+}
+#endif
 
 /*
  * One pwxform step on a group: for both lanes, (hi * lo + S0 lane) xor
@@ -202,30 +260,44 @@ ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2, const int sh)
 ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
     uint64_t smask2, const int sh)
 {
-	uint64_t m = grp_index(x, smask2, sh);
-	uint32_t lo = (uint32_t)m, hi = (uint32_t)(m >> 32);
-	__m128i p = _mm_mul_epu32(_mm_srli_epi64(x.v, 32), x.v);
+	__m128i p = _mm_mul_epu32(PWX_HI32(x.v), x.v);
+	uint64_t lo, ho;
 	grp y;
 
-	p = _mm_add_epi64(p, *(const __m128i *)(S0 + lo));
-	y.v = _mm_xor_si128(p, *(const __m128i *)(S1 + hi));
 #if SHADOW
 	if (sh) {
-		uint64_t t = (x.s >> 32) * (uint32_t)x.s;
+		uint64_t t = x.s, hi;
 
+		pwx_offsets_shadow(t, smask2, &lo, &hi, &ho);
+		t = (uint64_t)(uint32_t)t * hi;
+		p = _mm_add_epi64(p, *(const __m128i *)(S0 + lo));
+		y.v = _mm_xor_si128(p, *(const __m128i *)(S1 + ho));
 #if defined(__GNUC__)
-		/* Base + index addressing: with the address computed once
-		 * for both loads, compilers add an instruction to the chain. */
-		__asm__("addq %1, %0\n\txorq %2, %0" : "+r"(t)
-		    : "m"(*(const uint64_t *)(S0 + lo)),
-		    "m"(*(const uint64_t *)(S1 + hi)));
+		/*
+		 * Base + index addressing, the offsets in registers: given
+		 * the entries as memory operands, the compiler adds base and
+		 * offset once for this load and the vector one, an
+		 * instruction more per lookup.  The boxes as a whole are the
+		 * memory operands instead, to order the asm after the
+		 * stores into them (version 1.0).
+		 */
+		__asm__("addq (%1,%2), %0\n\txorq (%3,%4), %0" : "+r"(t)
+		    : "r"((uint64_t)(uintptr_t)S0), "r"(lo),
+		    "r"((uint64_t)(uintptr_t)S1), "r"(ho),
+		    "m"(*(const uint8_t (*)[SBOX_MAX])S0),
+		    "m"(*(const uint8_t (*)[SBOX_MAX])S1));
 #else
 		t = (t + *(const uint64_t *)(S0 + lo)) ^
-		    *(const uint64_t *)(S1 + hi);
+		    *(const uint64_t *)(S1 + ho);
 #endif
 		y.s = t;
+		return y;
 	}
 #endif
+	(void)sh;
+	pwx_offsets(x, smask2, &lo, &ho);
+	p = _mm_add_epi64(p, *(const __m128i *)(S0 + lo));
+	y.v = _mm_xor_si128(p, *(const __m128i *)(S1 + ho));
 	return y;
 }
 
@@ -278,7 +350,7 @@ ALWAYS_INLINE grp grp_xor(grp a, grp b)
 	return x;
 }
 
-#define SH(K) 0
+#define SH(K, k) 0
 
 ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 {
@@ -335,7 +407,7 @@ ALWAYS_INLINE grp grp_xor(grp a, grp b)
 	return x;
 }
 
-#define SH(K) 0
+#define SH(K, k) 0
 
 ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 {
@@ -624,13 +696,13 @@ ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state s[],
 	if (!v10) {
 		UNROLL for (i = 0; i < 6; i++)
 			FOR_K(k) pwx_round(&x[k], &s[k], SMASK2(SMASK_0_5),
-			    SH(K));
+			    SH(K, k));
 		return;
 	}
 
 	UNROLL for (i = 0; i < 3; i++)
 		FOR_K(k) pwx_round_write(&x[k], &s[k], SMASK2(SMASK_1_0),
-		    i == 0, SH(K));
+		    i == 0, SH(K, k));
 	FOR_K(k) {
 		uint8_t *S2 = s[k].S2;
 
@@ -689,7 +761,7 @@ ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
 	FOR_K(k) {
 		x[k] = salsa20(x[k], v10 ? 1 : 4);
 		xblk_store(&out[k][n - 1], x[k]);
-		idx[k] = xblk_integerify(x[k], SH(K));
+		idx[k] = xblk_integerify(x[k], SH(K, k));
 		ctx[k] = s[k];
 	}
 }
@@ -924,6 +996,14 @@ SMIX_INSTANCE(2, 0)
 SMIX_INSTANCE(2, 1)
 SMIX_INSTANCE(3, 0)
 SMIX_INSTANCE(3, 1)
+#if KMAX >= 4
+SMIX_INSTANCE(4, 0)
+SMIX_INSTANCE(4, 1)
+#endif
+#if KMAX >= 5
+SMIX_INSTANCE(5, 0)
+SMIX_INSTANCE(5, 1)
+#endif
 
 typedef void smix_fn(uint8_t *const B[], uint32_t r, uint32_t N,
     void *const V[], void *const XY[], void *const S[]);
@@ -931,6 +1011,12 @@ typedef void smix_fn(uint8_t *const B[], uint32_t r, uint32_t N,
 static smix_fn *const smix_table[KMAX][2] = {
 	{ smix_1_0, smix_1_1 }, { smix_2_0, smix_2_1 },
 	{ smix_3_0, smix_3_1 },
+#if KMAX >= 4
+	{ smix_4_0, smix_4_1 },
+#endif
+#if KMAX >= 5
+	{ smix_5_0, smix_5_1 },
+#endif
 };
 
 static void smix_entry(unsigned K, uint8_t *const B[], uint32_t r,
