@@ -22,6 +22,16 @@
 #endif
 
 /*
+ * yespower_batch_width(params):
+ * How many hashes of these (valid) parameters the batch functions
+ * interleave on this machine, 1 .. YESPOWER_KMAX: the number that gives
+ * the most hashes per second, chosen from the version and the L2 cache
+ * size (yespower-api.c says how).  A batch call with at least this many
+ * inputs per call runs at that rate.  Thread-safe.
+ */
+unsigned yespower_batch_width(const yespower_params_t *params);
+
+/*
  * The parts of a core that `benchmark --components` times.  For version
  * 0.5 or 1.0: SALSA20 is Salsa20/8 or Salsa20/2 on one 64-byte sub-block;
  * BLOCKMIX is BlockMix_pwxform on a 128*r-byte block xored with another

@@ -114,18 +114,6 @@ typedef union {
 #define SHADOW 0
 #endif
 
-#ifndef PWX_MASK64
-#define PWX_MASK64 0
-#endif
-#ifndef PWX_SHUF
-#define PWX_SHUF 0
-#endif
-#if PWX_SHUF
-#define PWX_HI32(v) _mm_shuffle_epi32((v), 0xb1)
-#else
-#define PWX_HI32(v) _mm_srli_epi64((v), 32)
-#endif
-
 typedef struct {
 	__m128i v;
 #if SHADOW
@@ -177,10 +165,7 @@ ALWAYS_INLINE grp grp_xor(grp a, grp b)
  * the interleaving hides the longer chain anyway.  When sh is 0 the shadow
  * is never read, so the compiler drops every instruction that computes it.
  */
-#ifndef SH_PATTERN
-#define SH_PATTERN(K) ((K) == 1 ? 1u : 0u)
-#endif
-#define SH(K, k) (SHADOW && ((SH_PATTERN(K) >> (k)) & 1))
+#define SH(K) (SHADOW && (K) == 1)
 
 ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 {
@@ -210,10 +195,6 @@ ALWAYS_INLINE void pwx_offsets(grp x, uint64_t smask2, uint64_t *lo,
 	__asm__("andnq %1, %2, %0" : "=r"(*lo) : "r"(m), "r"(notmask));
 	__asm__("rorxq $32, %1, %0" : "=r"(h) : "r"(m));
 	*ho = (uint32_t)h & (uint32_t)smask2;
-#elif PWX_MASK64
-	m &= smask2;
-	*lo = (uint32_t)m;
-	*ho = m >> 32;
 #else
 	*lo = m & (uint32_t)smask2;
 	*ho = (m >> 32) & (uint32_t)smask2;
@@ -260,7 +241,7 @@ ALWAYS_INLINE void pwx_offsets_shadow(uint64_t s, uint64_t smask2,
 ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
     uint64_t smask2, const int sh)
 {
-	__m128i p = _mm_mul_epu32(PWX_HI32(x.v), x.v);
+	__m128i p = _mm_mul_epu32(_mm_srli_epi64(x.v, 32), x.v);
 	uint64_t lo, ho;
 	grp y;
 
@@ -350,7 +331,7 @@ ALWAYS_INLINE grp grp_xor(grp a, grp b)
 	return x;
 }
 
-#define SH(K, k) 0
+#define SH(K) 0
 
 ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 {
@@ -407,7 +388,7 @@ ALWAYS_INLINE grp grp_xor(grp a, grp b)
 	return x;
 }
 
-#define SH(K, k) 0
+#define SH(K) 0
 
 ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 {
@@ -696,13 +677,13 @@ ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state s[],
 	if (!v10) {
 		UNROLL for (i = 0; i < 6; i++)
 			FOR_K(k) pwx_round(&x[k], &s[k], SMASK2(SMASK_0_5),
-			    SH(K, k));
+			    SH(K));
 		return;
 	}
 
 	UNROLL for (i = 0; i < 3; i++)
 		FOR_K(k) pwx_round_write(&x[k], &s[k], SMASK2(SMASK_1_0),
-		    i == 0, SH(K, k));
+		    i == 0, SH(K));
 	FOR_K(k) {
 		uint8_t *S2 = s[k].S2;
 
@@ -761,7 +742,7 @@ ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
 	FOR_K(k) {
 		x[k] = salsa20(x[k], v10 ? 1 : 4);
 		xblk_store(&out[k][n - 1], x[k]);
-		idx[k] = xblk_integerify(x[k], SH(K, k));
+		idx[k] = xblk_integerify(x[k], SH(K));
 		ctx[k] = s[k];
 	}
 }
