@@ -36,13 +36,21 @@ unsigned yespower_batch_width(const yespower_params_t *params);
  * 0.5 or 1.0: SALSA20 is Salsa20/8 or Salsa20/2 on one 64-byte sub-block;
  * BLOCKMIX is BlockMix_pwxform on a 128*r-byte block xored with another
  * (as SMix does it); SMIX1 is SMix's first loop over N blocks, SMIX2 its
- * second loop (about N/3 read-write steps).
+ * second loop (about N/3 read-write steps).  The rest time pwxform's rounds
+ * alone, one call (6 rounds in 0.5, 3 in 1.0) at a time: PWX_CHAIN one
+ * group's dependent chain (no S-box writes), the latency of a round;
+ * PWXFORM_1 one hash's sub-block (four chains), PWXFORM_2 and _3 two and
+ * three hashes' interleaved as the batch functions run them.
  */
 typedef enum {
 	YESPOWER_COMPONENT_SALSA20,
 	YESPOWER_COMPONENT_BLOCKMIX,
 	YESPOWER_COMPONENT_SMIX1,
-	YESPOWER_COMPONENT_SMIX2
+	YESPOWER_COMPONENT_SMIX2,
+	YESPOWER_COMPONENT_PWX_CHAIN,
+	YESPOWER_COMPONENT_PWXFORM_1,
+	YESPOWER_COMPONENT_PWXFORM_2,
+	YESPOWER_COMPONENT_PWXFORM_3
 } yespower_component_t;
 
 /*

@@ -1079,6 +1079,82 @@ NOINLINE uint32_t component_smix(uint64_t count, size_t n, uint32_t N,
 	return sum;
 }
 
+/*
+ * pwxform's rounds alone, without the rest of BlockMix: count calls of
+ * pwxform (6 rounds in 0.5, 3 in 1.0) on one sub-block of each of K
+ * hashes, whose S-boxes are filled as a hash fills them, the first in S,
+ * the others in V.  K = 1 is a single hash's four chains; more show what
+ * interleaving gains; both versions instantiated, so v10 is a constant.
+ */
+ALWAYS_INLINE uint32_t pwxform_k(const int K, uint64_t count, block64 *X,
+    pwx_state ctx[], const int v10)
+{
+	xblk x[KMAX];
+	uint32_t sum = 0;
+	int k;
+
+	FOR_K(k) x[k] = xblk_load(&X[k]);
+	while (count--)
+		pwxform(K, x, ctx, v10);
+	FOR_K(k) {
+		xblk_store(&X[k], x[k]);	/* all four groups live */
+		sum += (uint32_t)X[k].d[0];
+	}
+	return sum;
+}
+
+#define PWXFORM_K_INSTANCE(K) \
+NOINLINE uint32_t component_pwxform_##K(uint64_t count, block64 *X, \
+    pwx_state ctx[], int v10) \
+{ \
+	return v10 ? pwxform_k(K, count, X, ctx, 1) : \
+	    pwxform_k(K, count, X, ctx, 0); \
+}
+
+PWXFORM_K_INSTANCE(1)
+PWXFORM_K_INSTANCE(2)
+PWXFORM_K_INSTANCE(3)
+
+/*
+ * One group's chain alone, without writes: count times the rounds of a
+ * pwxform call; its time per round is the latency of one lookup step.
+ */
+NOINLINE uint32_t component_pwx_chain(uint64_t count, block64 *X,
+    const pwx_state *ctx, int v10)
+{
+	uint64_t m = v10 ? SMASK2(SMASK_1_0) : SMASK2(SMASK_0_5);
+	grp g = grp_load(X, 0);
+	int i, rounds = v10 ? 3 : 6;
+
+	while (count--)
+		for (i = 0; i < rounds; i++)
+			g = pwx_grp(g, ctx->S0, ctx->S1, m, SH(1));
+	return grp_low32(g, SH(1));
+}
+
+static uint32_t component_rounds(yespower_component_t which, uint64_t count,
+    size_t n, block64 *V, block64 *XY, block64 *S, int v10)
+{
+	size_t sets = (v10 ? YESPOWER_SBYTES_1_0 : YESPOWER_SBYTES_0_5) /
+	    sizeof(block64);
+	pwx_state ctx[3];
+	int k;
+
+	(void)n;
+	for (k = 0; k < 3; k++)
+		component_setup(&ctx[k], k ? V + (k - 1) * sets : S, XY, v10);
+	switch (which) {
+	case YESPOWER_COMPONENT_PWX_CHAIN:
+		return component_pwx_chain(count, XY, ctx, v10);
+	case YESPOWER_COMPONENT_PWXFORM_2:
+		return component_pwxform_2(count, XY, ctx, v10);
+	case YESPOWER_COMPONENT_PWXFORM_3:
+		return component_pwxform_3(count, XY, ctx, v10);
+	default:
+		return component_pwxform_1(count, XY, ctx, v10);
+	}
+}
+
 static uint32_t component_entry(yespower_component_t which,
     yespower_version_t version, uint32_t r, uint32_t N, uint64_t count,
     void *V, void *XY, void *S)
@@ -1095,6 +1171,11 @@ static uint32_t component_entry(yespower_component_t which,
 		return component_smix(count, n, N, V, XY, S, v10, 0);
 	case YESPOWER_COMPONENT_SMIX2:
 		return component_smix(count, n, N, V, XY, S, v10, 1);
+	case YESPOWER_COMPONENT_PWX_CHAIN:
+	case YESPOWER_COMPONENT_PWXFORM_1:
+	case YESPOWER_COMPONENT_PWXFORM_2:
+	case YESPOWER_COMPONENT_PWXFORM_3:
+		return component_rounds(which, count, n, V, XY, S, v10);
 	}
 	return 0;
 }
