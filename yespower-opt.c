@@ -470,6 +470,18 @@ ALWAYS_INLINE uint32_t xblk_integerify(xblk x, const int sh)
 #define ARX(o, a, b, n) \
 	(o) = _mm_xor_si128((o), ROTL32(_mm_add_epi32((a), (b)), (n)))
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#if defined(__AVX512VL__)
+#define ROTL32_256(x, n) _mm256_rol_epi32((x), (n))
+#else
+#define ROTL32_256(x, n) _mm256_or_si256(_mm256_slli_epi32((x), (n)), \
+	_mm256_srli_epi32((x), 32 - (n)))
+#endif
+#define ARX256(o, a, b, n) \
+	(o) = _mm256_xor_si256((o), ROTL32_256(_mm256_add_epi32((a), (b)), (n)))
+#endif
+
 /*
  * salsa20(x, doublerounds): x + Salsa20_{2 * doublerounds}(x).  The rows
  * g0..g3 are the diagonals (0,5,10,15), (4,9,14,3), (8,13,2,7), (12,1,6,11)
@@ -622,6 +634,130 @@ ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
 
 #define FOR_K(k) UNROLL for ((k) = 0; (k) < K; (k)++)
 
+/*
+ * salsa20_k(K, x, doublerounds): x[k] = salsa20(x[k], doublerounds) for
+ * each of K hashes.  Salsa20 is one long dependent chain, about 180
+ * instructions for 0.5's Salsa20/8: one after another, K of them hardly
+ * overlap (the core's window holds about one), so with SSE2 they go in
+ * lockstep, step by step, and take little longer than one.
+ */
+ALWAYS_INLINE void salsa20_k(const int K, xblk x[], int doublerounds)
+{
+	int k;
+#if USE_SSE2 && defined(__AVX2__)
+	/* Two hashes' rows share a 256-bit register: half the instructions. */
+	__m256i y0[KMAX / 2], y1[KMAX / 2], y2[KMAX / 2], y3[KMAX / 2];
+	__m128i x0 = _mm_setzero_si128(), x1 = x0, x2 = x0, x3 = x0;
+	const int P = K / 2;
+	int p;
+
+#define PAIR(g, p) _mm256_inserti128_si256( \
+	_mm256_castsi128_si256(x[2 * (p)].g.v), x[2 * (p) + 1].g.v, 1)
+	UNROLL for (p = 0; p < P; p++) {
+		y0[p] = PAIR(g0, p);
+		y1[p] = PAIR(g1, p);
+		y2[p] = PAIR(g2, p);
+		y3[p] = PAIR(g3, p);
+	}
+#undef PAIR
+	if (K & 1) {
+		x0 = x[K - 1].g0.v;
+		x1 = x[K - 1].g1.v;
+		x2 = x[K - 1].g2.v;
+		x3 = x[K - 1].g3.v;
+	}
+	do {
+#define STEP(o, a, b, n) do { \
+	UNROLL for (p = 0; p < P; p++) \
+		ARX256(y##o[p], y##a[p], y##b[p], n); \
+	if (K & 1) \
+		ARX(x##o, x##a, x##b, n); \
+} while (0)
+#define SHUF(r1, r2, r3) do { \
+	UNROLL for (p = 0; p < P; p++) { \
+		y1[p] = _mm256_shuffle_epi32(y1[p], r1); \
+		y2[p] = _mm256_shuffle_epi32(y2[p], r2); \
+		y3[p] = _mm256_shuffle_epi32(y3[p], r3); \
+	} \
+	if (K & 1) { \
+		x1 = _mm_shuffle_epi32(x1, r1); \
+		x2 = _mm_shuffle_epi32(x2, r2); \
+		x3 = _mm_shuffle_epi32(x3, r3); \
+	} \
+} while (0)
+		STEP(1, 0, 3, 7);
+		STEP(2, 1, 0, 9);
+		STEP(3, 2, 1, 13);
+		STEP(0, 3, 2, 18);
+		SHUF(0x93, 0x4e, 0x39);
+		STEP(3, 0, 1, 7);
+		STEP(2, 3, 0, 9);
+		STEP(1, 2, 3, 13);
+		STEP(0, 1, 2, 18);
+		SHUF(0x39, 0x4e, 0x93);
+#undef STEP
+#undef SHUF
+	} while (--doublerounds);
+#define UNPAIR(g, y, p) do { \
+	x[2 * (p)].g = grp_from_vec(_mm_add_epi32(x[2 * (p)].g.v, \
+	    _mm256_castsi256_si128(y[p]))); \
+	x[2 * (p) + 1].g = grp_from_vec(_mm_add_epi32(x[2 * (p) + 1].g.v, \
+	    _mm256_extracti128_si256(y[p], 1))); \
+} while (0)
+	UNROLL for (p = 0; p < P; p++) {
+		UNPAIR(g0, y0, p);
+		UNPAIR(g1, y1, p);
+		UNPAIR(g2, y2, p);
+		UNPAIR(g3, y3, p);
+	}
+#undef UNPAIR
+	if (K & 1) {
+		x[K - 1].g0 = grp_from_vec(_mm_add_epi32(x[K - 1].g0.v, x0));
+		x[K - 1].g1 = grp_from_vec(_mm_add_epi32(x[K - 1].g1.v, x1));
+		x[K - 1].g2 = grp_from_vec(_mm_add_epi32(x[K - 1].g2.v, x2));
+		x[K - 1].g3 = grp_from_vec(_mm_add_epi32(x[K - 1].g3.v, x3));
+	}
+	(void)k;
+#elif USE_SSE2
+	__m128i x0[KMAX], x1[KMAX], x2[KMAX], x3[KMAX];
+
+	FOR_K(k) {
+		x0[k] = x[k].g0.v;
+		x1[k] = x[k].g1.v;
+		x2[k] = x[k].g2.v;
+		x3[k] = x[k].g3.v;
+	}
+	do {
+		FOR_K(k) ARX(x1[k], x0[k], x3[k], 7);
+		FOR_K(k) ARX(x2[k], x1[k], x0[k], 9);
+		FOR_K(k) ARX(x3[k], x2[k], x1[k], 13);
+		FOR_K(k) ARX(x0[k], x3[k], x2[k], 18);
+		FOR_K(k) {
+			x1[k] = _mm_shuffle_epi32(x1[k], 0x93);
+			x2[k] = _mm_shuffle_epi32(x2[k], 0x4e);
+			x3[k] = _mm_shuffle_epi32(x3[k], 0x39);
+		}
+		FOR_K(k) ARX(x3[k], x0[k], x1[k], 7);
+		FOR_K(k) ARX(x2[k], x3[k], x0[k], 9);
+		FOR_K(k) ARX(x1[k], x2[k], x3[k], 13);
+		FOR_K(k) ARX(x0[k], x1[k], x2[k], 18);
+		FOR_K(k) {
+			x1[k] = _mm_shuffle_epi32(x1[k], 0x39);
+			x2[k] = _mm_shuffle_epi32(x2[k], 0x4e);
+			x3[k] = _mm_shuffle_epi32(x3[k], 0x93);
+		}
+	} while (--doublerounds);
+	FOR_K(k) {
+		x[k].g0 = grp_from_vec(_mm_add_epi32(x[k].g0.v, x0[k]));
+		x[k].g1 = grp_from_vec(_mm_add_epi32(x[k].g1.v, x1[k]));
+		x[k].g2 = grp_from_vec(_mm_add_epi32(x[k].g2.v, x2[k]));
+		x[k].g3 = grp_from_vec(_mm_add_epi32(x[k].g3.v, x3[k]));
+	}
+#else
+	FOR_K(k) x[k] = salsa20(x[k], doublerounds);
+#endif
+}
+
 /* The S-boxes and, for 1.0, the write position; kept in locals by the
  * BlockMix loops so the compiler can hold them in registers. */
 typedef struct {
@@ -739,8 +875,8 @@ ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
 			FOR_K(k) xblk_store(&out[k][i], x[k]);
 	}
 
+	salsa20_k(K, x, v10 ? 1 : 4);
 	FOR_K(k) {
-		x[k] = salsa20(x[k], v10 ? 1 : 4);
 		xblk_store(&out[k][n - 1], x[k]);
 		idx[k] = xblk_integerify(x[k], SH(K));
 		ctx[k] = s[k];
