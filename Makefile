@@ -34,13 +34,20 @@ SONAME = libyespower.so.$(SOVERSION)
 # Mixing cores: yespower-opt.c compiled once per instruction set, each with
 # its own flags; other per-ISA sources (sha256-shani.c) take theirs from
 # FLAGS_<name>.  Everything else is compiled with no ISA flags.  NO_SSE2=1,
-# NO_AVX=1, NO_XOP=1, NO_AVX512=1 and NO_SHANI=1 leave one out; NATIVE=1
+# NO_AVX=1, NO_AVX2=1, NO_XOP=1, NO_AVX512=1 and NO_SHANI=1 leave one out; NATIVE=1
 # (`make native`) builds one core with -march=native instead of the x86
 # ones.  See mk/isa.mk.
 MACHINE := $(shell $(CC) -dumpmachine)
 ifneq ($(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE)),)
 CORES = portable sse2 avx xop avx512vl
 SHA256_IMPLS = portable shani
+# avx2 (AVX2 with BMI1 and BMI2) is a 64-bit core: what it adds is the
+# BMI forms of the 64-bit index arithmetic (see yespower-opt.c).
+ifneq ($(filter x86_64-%,$(MACHINE))$(filter amd64-%,$(MACHINE)),)
+ifeq ($(filter %x32,$(MACHINE)),)
+CORES += avx2
+endif
+endif
 else ifneq ($(filter aarch64-% arm64-%,$(MACHINE)),)
 # ARM: NEON, always there on aarch64 (little-endian; aarch64_be is portable)
 CORES = portable neon
@@ -59,6 +66,7 @@ ifeq ($(NATIVE),1)
 CORES = native portable
 endif
 NO_ISAS = $(if $(filter 1,$(NO_SSE2)),sse2) $(if $(filter 1,$(NO_AVX)),avx) \
+	$(if $(filter 1,$(NO_AVX2)),avx2) \
 	$(if $(filter 1,$(NO_XOP)),xop) $(if $(filter 1,$(NO_AVX512)),avx512vl) \
 	$(if $(filter 1,$(NO_SHANI)),shani)
 CORES := $(filter-out $(NO_ISAS),$(CORES))
@@ -66,6 +74,7 @@ SHA256_IMPLS := $(filter-out $(NO_ISAS),$(SHA256_IMPLS))
 CORE_FLAGS_portable = -DYESPOWER_CORE_PORTABLE
 CORE_FLAGS_sse2 = -msse2
 CORE_FLAGS_avx = -mavx
+CORE_FLAGS_avx2 = -mavx2 -mbmi -mbmi2
 CORE_FLAGS_xop = -mxop
 CORE_FLAGS_avx512vl = -mavx512vl
 CORE_FLAGS_native = -march=native
@@ -76,6 +85,7 @@ FLAGS_sha256-shani = -msha -msse4.1
 ISA_DEFS = $(if $(filter native,$(CORES)),-DYESPOWER_NATIVE) \
 	$(if $(filter sse2,$(CORES)),,-DYESPOWER_NO_SSE2) \
 	$(if $(filter avx,$(CORES)),,-DYESPOWER_NO_AVX) \
+	$(if $(filter avx2,$(CORES)),,-DYESPOWER_NO_AVX2) \
 	$(if $(filter xop,$(CORES)),,-DYESPOWER_NO_XOP) \
 	$(if $(filter avx512vl,$(CORES)),,-DYESPOWER_NO_AVX512) \
 	$(if $(filter shani,$(SHA256_IMPLS)),,-DYESPOWER_NO_SHANI)

@@ -52,6 +52,8 @@ static unsigned detect(void)
 		__cpuid_count(7, 0, a, b, c, d);
 		if ((feat & POW_CPU_AVX) && (b & (1u << 5)))
 			feat |= POW_CPU_AVX2;
+		if (b & (1u << 3))
+			feat |= POW_CPU_BMI1;
 		if (b & (1u << 8))
 			feat |= POW_CPU_BMI2;
 		/* AVX-512F (bit 16) with opmask and both ZMM states saved

@@ -25,6 +25,7 @@ enum {
 	POW_CPU_AES = 1u << 10,		/* AES-NI, with SSE2 */
 	POW_CPU_VAES = 1u << 11,	/* VAES on YMM registers, with AVX2 */
 	POW_CPU_BMI2 = 1u << 12,
+	POW_CPU_BMI1 = 1u << 13,
 	POW_CPU_NEON = 1u << 16		/* ARM Advanced SIMD */
 };
 

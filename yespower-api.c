@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "yespower-hashes.h"
 #include "yespower-impl.h"
@@ -126,15 +127,55 @@ static void hash_k(const yespower_hash_family *h, unsigned K,
 }
 
 /*
- * How many hashes of a batch to interleave.  Measured on AMD Zen 5 (see
- * PERFORMANCE), per hash on one thread against one hash at a time:
- * 0.5/2048/8 1.27x with 2, 1.45x with 3, no more with 4; 1.0/2048/32
- * 1.13x with 2, 1.21x with 3, less with 4, whose S-boxes (4 x 96 KiB)
- * crowd the L1 and L2 caches.
+ * The L2 cache of the core we run on, in bytes, or 0 if the C library
+ * cannot tell (glibc reads it from cpuid).  Found once; every thread finds
+ * the same, so a race between first calls is harmless.
  */
-static unsigned batch_width(size_t count)
+static long l2_bytes(void)
 {
-	return count < YESPOWER_KMAX ? (unsigned)count : YESPOWER_KMAX;
+	static long cached = -1;
+	long v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+
+	if (v < 0) {
+		v = 0;
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+		v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+		if (v < 0)
+			v = 0;
+#endif
+		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+/*
+ * How many hashes of a batch to interleave (see yespower-impl.h).
+ * Measured per hash on one thread against one hash at a time (PERFORMANCE,
+ * sections 3 and 4).  Version 0.5, whose S-boxes are 8 KiB: 3 everywhere
+ * (AMD Zen 5 1.45x, no more with 4; Zen 3 1.25x, 2 about as good, 4 and 5
+ * worse).  Version 1.0 reads 64 KiB of S-boxes per round and writes 32:
+ * K hashes' 96 KiB each must stay in L2 beside the V blocks streaming
+ * through it, and do while they take at most half of it.  Zen 5 and Zen 4
+ * (1 MiB L2) run best with 3 (Zen 5: 1.21x; 4 is worse); Zen 3 (512 KiB)
+ * with 2 (1.10x to 1.15x), where 3 is slower than one hash at a time.  An
+ * unknown L2 keeps 3.
+ */
+unsigned yespower_batch_width(const yespower_params_t *params)
+{
+	long l2 = l2_bytes();
+	unsigned k;
+
+	if (params->version != YESPOWER_1_0 || !l2)
+		return YESPOWER_KMAX;
+	k = (unsigned)(l2 / 2 / YESPOWER_SBYTES_1_0);
+	return k < 1 ? 1 : k > YESPOWER_KMAX ? YESPOWER_KMAX : k;
+}
+
+static unsigned batch_width(size_t count, const yespower_params_t *params)
+{
+	unsigned k = yespower_batch_width(params);
+
+	return count < k ? (unsigned)count : k;
 }
 
 /* Make local hold at least need bytes; a failed allocation leaves it
@@ -218,7 +259,7 @@ static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
 
 	/* K workspaces in one region; on a 32-bit size_t the largest
 	 * parameters give 2 GiB each, so their sum is checked. */
-	K = batch_width(count);
+	K = batch_width(count, params);
 	one = workspace_size(params);
 	if (one > SIZE_MAX / K) {
 		errno = ENOMEM;

@@ -15,7 +15,7 @@
  *
  * The names (YESPOWER_IMPL and yespower_set_impl()).  A spec is a list of
  * items separated by commas:
- *     core=NAME    the mixing core: portable, sse2, avx, xop, avx512vl
+ *     core=NAME    the mixing core: portable, sse2, avx, avx2, xop, avx512vl
  *                  (native in a `make native` build) or auto
  *     NAME         the same as core=NAME
  *     sha256=NAME  the SHA-256 compression function: portable, shani or
@@ -70,6 +70,10 @@ static const struct impl {
 #ifndef YESPOWER_NO_XOP
 	{ KIND_CORE, "xop", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_XOP,
 	    &yespower_core_xop, NULL },
+#endif
+#ifndef YESPOWER_NO_AVX2
+	{ KIND_CORE, "avx2", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX2 |
+	    POW_CPU_BMI1 | POW_CPU_BMI2, &yespower_core_avx2, NULL },
 #endif
 #ifndef YESPOWER_NO_AVX
 	{ KIND_CORE, "avx", POW_CPU_SSE2 | POW_CPU_AVX, &yespower_core_avx,

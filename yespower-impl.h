@@ -17,20 +17,40 @@
 #define YESPOWER_SBYTES_1_0 (3 * 16 * 2048)
 
 /* The most hashes a core computes interleaved in one call. */
+#ifndef YESPOWER_KMAX
 #define YESPOWER_KMAX 3
+#endif
+
+/*
+ * yespower_batch_width(params):
+ * How many hashes of these (valid) parameters the batch functions
+ * interleave on this machine, 1 .. YESPOWER_KMAX: the number that gives
+ * the most hashes per second, chosen from the version and the L2 cache
+ * size (yespower-api.c says how).  A batch call with at least this many
+ * inputs per call runs at that rate.  Thread-safe.
+ */
+unsigned yespower_batch_width(const yespower_params_t *params);
 
 /*
  * The parts of a core that `benchmark --components` times.  For version
  * 0.5 or 1.0: SALSA20 is Salsa20/8 or Salsa20/2 on one 64-byte sub-block;
  * BLOCKMIX is BlockMix_pwxform on a 128*r-byte block xored with another
  * (as SMix does it); SMIX1 is SMix's first loop over N blocks, SMIX2 its
- * second loop (about N/3 read-write steps).
+ * second loop (about N/3 read-write steps).  The rest time pwxform's rounds
+ * alone, one call (6 rounds in 0.5, 3 in 1.0) at a time: PWX_CHAIN one
+ * group's dependent chain (no S-box writes), the latency of a round;
+ * PWXFORM_1 one hash's sub-block (four chains), PWXFORM_2 and _3 two and
+ * three hashes' interleaved as the batch functions run them.
  */
 typedef enum {
 	YESPOWER_COMPONENT_SALSA20,
 	YESPOWER_COMPONENT_BLOCKMIX,
 	YESPOWER_COMPONENT_SMIX1,
-	YESPOWER_COMPONENT_SMIX2
+	YESPOWER_COMPONENT_SMIX2,
+	YESPOWER_COMPONENT_PWX_CHAIN,
+	YESPOWER_COMPONENT_PWXFORM_1,
+	YESPOWER_COMPONENT_PWXFORM_2,
+	YESPOWER_COMPONENT_PWXFORM_3
 } yespower_component_t;
 
 /*
@@ -74,6 +94,9 @@ extern const yespower_core_t yespower_core_sse2;
 #endif
 #ifndef YESPOWER_NO_AVX
 extern const yespower_core_t yespower_core_avx;
+#endif
+#ifndef YESPOWER_NO_AVX2
+extern const yespower_core_t yespower_core_avx2;
 #endif
 #ifndef YESPOWER_NO_XOP
 extern const yespower_core_t yespower_core_xop;

@@ -89,6 +89,7 @@ typedef union {
 #define SMASK_1_0 ((uint32_t)((2048 - 1) * 16))
 #define SMASK2(m) (((uint64_t)(m) << 32) | (m))
 #define WMASK_1_0 ((size_t)2048 * 16 - 1)
+#define SBOX_MAX (2048 * 16)	/* bytes of the largest S-box (1.0) */
 
 /* ---- groups: two 64-bit lanes, the unit pwxform works on ---- */
 
@@ -176,22 +177,60 @@ ALWAYS_INLINE uint32_t grp_low32(grp x, const int sh)
 	return (uint32_t)_mm_cvtsi128_si32(x.v);
 }
 
-/* The S-box offsets a group selects: its first lane, masked. */
-ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2, const int sh)
+/*
+ * pwx_offsets(x, smask2, &lo, &ho): the S-box offsets a group selects, from
+ * its first lane in the vector register: lo (for S0) from the low word, ho
+ * (for S1) from the high word, each masked.  smask2 holds the mask in both
+ * halves.
+ */
+ALWAYS_INLINE void pwx_offsets(grp x, uint64_t smask2, uint64_t *lo,
+    uint64_t *ho)
 {
-#if SHADOW
-	if (sh)
-		return x.s & smask2;
-#endif
-	(void)sh;
 #if defined(__x86_64__)
-	return (uint64_t)_mm_cvtsi128_si64(x.v) & smask2;
+	uint64_t m = (uint64_t)_mm_cvtsi128_si64(x.v);
+
+#if defined(__BMI__) && defined(__BMI2__) && defined(__GNUC__)
+	uint64_t notmask = ~(uint64_t)(uint32_t)smask2, h;
+
+	__asm__("andnq %1, %2, %0" : "=r"(*lo) : "r"(m), "r"(notmask));
+	__asm__("rorxq $32, %1, %0" : "=r"(h) : "r"(m));
+	*ho = (uint32_t)h & (uint32_t)smask2;
 #else
-	return ((uint64_t)(uint32_t)_mm_cvtsi128_si32(x.v) |
-	    ((uint64_t)(uint32_t)_mm_cvtsi128_si32(
-	    _mm_srli_epi64(x.v, 32)) << 32)) & smask2;
+	*lo = m & (uint32_t)smask2;
+	*ho = (m >> 32) & (uint32_t)smask2;
+#endif
+#else
+	*lo = (uint32_t)_mm_cvtsi128_si32(x.v) & (uint32_t)smask2;
+	*ho = (uint32_t)_mm_cvtsi128_si32(_mm_srli_epi64(x.v, 32)) &
+	    (uint32_t)smask2;
 #endif
 }
+
+#if SHADOW
+/*
+ * pwx_offsets_shadow(s, smask2, &lo, &hi, &ho): the same from the shadow s,
+ * and hi, s's high word, which the shadow's multiply needs.  With BMI1 and
+ * BMI2 (andn, shrx), each is one instruction that leaves s intact, where
+ * plain x86-64 needs a copy first: 3 instructions fewer on the chain's
+ * critical resource, the core's instruction throughput.
+ */
+ALWAYS_INLINE void pwx_offsets_shadow(uint64_t s, uint64_t smask2,
+    uint64_t *lo, uint64_t *hi, uint64_t *ho)
+{
+#if defined(__BMI__) && defined(__BMI2__) && defined(__GNUC__)
+	uint64_t notmask = ~(uint64_t)(uint32_t)smask2, h;
+
+	__asm__("shrxq %2, %1, %0" : "=r"(h) : "r"(s), "r"(32ULL));
+	__asm__("andnq %1, %2, %0" : "=r"(*lo) : "r"(s), "r"(notmask));
+	__asm__("andnq %1, %2, %0" : "=r"(*ho) : "r"(h), "r"(notmask));
+	*hi = h;
+#else
+	*lo = s & (uint32_t)smask2;
+	*hi = s >> 32;
+	*ho = *hi & (uint32_t)smask2;
+#endif
+}
+#endif
 
 /*
  * One pwxform step on a group: for both lanes, (hi * lo + S0 lane) xor
@@ -202,30 +241,44 @@ ALWAYS_INLINE uint64_t grp_index(grp x, uint64_t smask2, const int sh)
 ALWAYS_INLINE grp pwx_grp(grp x, const uint8_t *S0, const uint8_t *S1,
     uint64_t smask2, const int sh)
 {
-	uint64_t m = grp_index(x, smask2, sh);
-	uint32_t lo = (uint32_t)m, hi = (uint32_t)(m >> 32);
 	__m128i p = _mm_mul_epu32(_mm_srli_epi64(x.v, 32), x.v);
+	uint64_t lo, ho;
 	grp y;
 
-	p = _mm_add_epi64(p, *(const __m128i *)(S0 + lo));
-	y.v = _mm_xor_si128(p, *(const __m128i *)(S1 + hi));
 #if SHADOW
 	if (sh) {
-		uint64_t t = (x.s >> 32) * (uint32_t)x.s;
+		uint64_t t = x.s, hi;
 
+		pwx_offsets_shadow(t, smask2, &lo, &hi, &ho);
+		t = (uint64_t)(uint32_t)t * hi;
+		p = _mm_add_epi64(p, *(const __m128i *)(S0 + lo));
+		y.v = _mm_xor_si128(p, *(const __m128i *)(S1 + ho));
 #if defined(__GNUC__)
-		/* Base + index addressing: with the address computed once
-		 * for both loads, compilers add an instruction to the chain. */
-		__asm__("addq %1, %0\n\txorq %2, %0" : "+r"(t)
-		    : "m"(*(const uint64_t *)(S0 + lo)),
-		    "m"(*(const uint64_t *)(S1 + hi)));
+		/*
+		 * Base + index addressing, the offsets in registers: given
+		 * the entries as memory operands, the compiler adds base and
+		 * offset once for this load and the vector one, an
+		 * instruction more per lookup.  The boxes as a whole are the
+		 * memory operands instead, to order the asm after the
+		 * stores into them (version 1.0).
+		 */
+		__asm__("addq (%1,%2), %0\n\txorq (%3,%4), %0" : "+r"(t)
+		    : "r"((uint64_t)(uintptr_t)S0), "r"(lo),
+		    "r"((uint64_t)(uintptr_t)S1), "r"(ho),
+		    "m"(*(const uint8_t (*)[SBOX_MAX])S0),
+		    "m"(*(const uint8_t (*)[SBOX_MAX])S1));
 #else
 		t = (t + *(const uint64_t *)(S0 + lo)) ^
-		    *(const uint64_t *)(S1 + hi);
+		    *(const uint64_t *)(S1 + ho);
 #endif
 		y.s = t;
+		return y;
 	}
 #endif
+	(void)sh;
+	pwx_offsets(x, smask2, &lo, &ho);
+	p = _mm_add_epi64(p, *(const __m128i *)(S0 + lo));
+	y.v = _mm_xor_si128(p, *(const __m128i *)(S1 + ho));
 	return y;
 }
 
@@ -417,6 +470,18 @@ ALWAYS_INLINE uint32_t xblk_integerify(xblk x, const int sh)
 #define ARX(o, a, b, n) \
 	(o) = _mm_xor_si128((o), ROTL32(_mm_add_epi32((a), (b)), (n)))
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#if defined(__AVX512VL__)
+#define ROTL32_256(x, n) _mm256_rol_epi32((x), (n))
+#else
+#define ROTL32_256(x, n) _mm256_or_si256(_mm256_slli_epi32((x), (n)), \
+	_mm256_srli_epi32((x), 32 - (n)))
+#endif
+#define ARX256(o, a, b, n) \
+	(o) = _mm256_xor_si256((o), ROTL32_256(_mm256_add_epi32((a), (b)), (n)))
+#endif
+
 /*
  * salsa20(x, doublerounds): x + Salsa20_{2 * doublerounds}(x).  The rows
  * g0..g3 are the diagonals (0,5,10,15), (4,9,14,3), (8,13,2,7), (12,1,6,11)
@@ -569,6 +634,130 @@ ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
 
 #define FOR_K(k) UNROLL for ((k) = 0; (k) < K; (k)++)
 
+/*
+ * salsa20_k(K, x, doublerounds): x[k] = salsa20(x[k], doublerounds) for
+ * each of K hashes.  Salsa20 is one long dependent chain, about 180
+ * instructions for 0.5's Salsa20/8: one after another, K of them hardly
+ * overlap (the core's window holds about one), so with SSE2 they go in
+ * lockstep, step by step, and take little longer than one.
+ */
+ALWAYS_INLINE void salsa20_k(const int K, xblk x[], int doublerounds)
+{
+	int k;
+#if USE_SSE2 && defined(__AVX2__)
+	/* Two hashes' rows share a 256-bit register: half the instructions. */
+	__m256i y0[KMAX / 2], y1[KMAX / 2], y2[KMAX / 2], y3[KMAX / 2];
+	__m128i x0 = _mm_setzero_si128(), x1 = x0, x2 = x0, x3 = x0;
+	const int P = K / 2;
+	int p;
+
+#define PAIR(g, p) _mm256_inserti128_si256( \
+	_mm256_castsi128_si256(x[2 * (p)].g.v), x[2 * (p) + 1].g.v, 1)
+	UNROLL for (p = 0; p < P; p++) {
+		y0[p] = PAIR(g0, p);
+		y1[p] = PAIR(g1, p);
+		y2[p] = PAIR(g2, p);
+		y3[p] = PAIR(g3, p);
+	}
+#undef PAIR
+	if (K & 1) {
+		x0 = x[K - 1].g0.v;
+		x1 = x[K - 1].g1.v;
+		x2 = x[K - 1].g2.v;
+		x3 = x[K - 1].g3.v;
+	}
+	do {
+#define STEP(o, a, b, n) do { \
+	UNROLL for (p = 0; p < P; p++) \
+		ARX256(y##o[p], y##a[p], y##b[p], n); \
+	if (K & 1) \
+		ARX(x##o, x##a, x##b, n); \
+} while (0)
+#define SHUF(r1, r2, r3) do { \
+	UNROLL for (p = 0; p < P; p++) { \
+		y1[p] = _mm256_shuffle_epi32(y1[p], r1); \
+		y2[p] = _mm256_shuffle_epi32(y2[p], r2); \
+		y3[p] = _mm256_shuffle_epi32(y3[p], r3); \
+	} \
+	if (K & 1) { \
+		x1 = _mm_shuffle_epi32(x1, r1); \
+		x2 = _mm_shuffle_epi32(x2, r2); \
+		x3 = _mm_shuffle_epi32(x3, r3); \
+	} \
+} while (0)
+		STEP(1, 0, 3, 7);
+		STEP(2, 1, 0, 9);
+		STEP(3, 2, 1, 13);
+		STEP(0, 3, 2, 18);
+		SHUF(0x93, 0x4e, 0x39);
+		STEP(3, 0, 1, 7);
+		STEP(2, 3, 0, 9);
+		STEP(1, 2, 3, 13);
+		STEP(0, 1, 2, 18);
+		SHUF(0x39, 0x4e, 0x93);
+#undef STEP
+#undef SHUF
+	} while (--doublerounds);
+#define UNPAIR(g, y, p) do { \
+	x[2 * (p)].g = grp_from_vec(_mm_add_epi32(x[2 * (p)].g.v, \
+	    _mm256_castsi256_si128(y[p]))); \
+	x[2 * (p) + 1].g = grp_from_vec(_mm_add_epi32(x[2 * (p) + 1].g.v, \
+	    _mm256_extracti128_si256(y[p], 1))); \
+} while (0)
+	UNROLL for (p = 0; p < P; p++) {
+		UNPAIR(g0, y0, p);
+		UNPAIR(g1, y1, p);
+		UNPAIR(g2, y2, p);
+		UNPAIR(g3, y3, p);
+	}
+#undef UNPAIR
+	if (K & 1) {
+		x[K - 1].g0 = grp_from_vec(_mm_add_epi32(x[K - 1].g0.v, x0));
+		x[K - 1].g1 = grp_from_vec(_mm_add_epi32(x[K - 1].g1.v, x1));
+		x[K - 1].g2 = grp_from_vec(_mm_add_epi32(x[K - 1].g2.v, x2));
+		x[K - 1].g3 = grp_from_vec(_mm_add_epi32(x[K - 1].g3.v, x3));
+	}
+	(void)k;
+#elif USE_SSE2
+	__m128i x0[KMAX], x1[KMAX], x2[KMAX], x3[KMAX];
+
+	FOR_K(k) {
+		x0[k] = x[k].g0.v;
+		x1[k] = x[k].g1.v;
+		x2[k] = x[k].g2.v;
+		x3[k] = x[k].g3.v;
+	}
+	do {
+		FOR_K(k) ARX(x1[k], x0[k], x3[k], 7);
+		FOR_K(k) ARX(x2[k], x1[k], x0[k], 9);
+		FOR_K(k) ARX(x3[k], x2[k], x1[k], 13);
+		FOR_K(k) ARX(x0[k], x3[k], x2[k], 18);
+		FOR_K(k) {
+			x1[k] = _mm_shuffle_epi32(x1[k], 0x93);
+			x2[k] = _mm_shuffle_epi32(x2[k], 0x4e);
+			x3[k] = _mm_shuffle_epi32(x3[k], 0x39);
+		}
+		FOR_K(k) ARX(x3[k], x0[k], x1[k], 7);
+		FOR_K(k) ARX(x2[k], x3[k], x0[k], 9);
+		FOR_K(k) ARX(x1[k], x2[k], x3[k], 13);
+		FOR_K(k) ARX(x0[k], x1[k], x2[k], 18);
+		FOR_K(k) {
+			x1[k] = _mm_shuffle_epi32(x1[k], 0x39);
+			x2[k] = _mm_shuffle_epi32(x2[k], 0x4e);
+			x3[k] = _mm_shuffle_epi32(x3[k], 0x93);
+		}
+	} while (--doublerounds);
+	FOR_K(k) {
+		x[k].g0 = grp_from_vec(_mm_add_epi32(x[k].g0.v, x0[k]));
+		x[k].g1 = grp_from_vec(_mm_add_epi32(x[k].g1.v, x1[k]));
+		x[k].g2 = grp_from_vec(_mm_add_epi32(x[k].g2.v, x2[k]));
+		x[k].g3 = grp_from_vec(_mm_add_epi32(x[k].g3.v, x3[k]));
+	}
+#else
+	FOR_K(k) x[k] = salsa20(x[k], doublerounds);
+#endif
+}
+
 /* The S-boxes and, for 1.0, the write position; kept in locals by the
  * BlockMix loops so the compiler can hold them in registers. */
 typedef struct {
@@ -686,8 +875,8 @@ ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
 			FOR_K(k) xblk_store(&out[k][i], x[k]);
 	}
 
+	salsa20_k(K, x, v10 ? 1 : 4);
 	FOR_K(k) {
-		x[k] = salsa20(x[k], v10 ? 1 : 4);
 		xblk_store(&out[k][n - 1], x[k]);
 		idx[k] = xblk_integerify(x[k], SH(K));
 		ctx[k] = s[k];
@@ -924,6 +1113,14 @@ SMIX_INSTANCE(2, 0)
 SMIX_INSTANCE(2, 1)
 SMIX_INSTANCE(3, 0)
 SMIX_INSTANCE(3, 1)
+#if KMAX >= 4
+SMIX_INSTANCE(4, 0)
+SMIX_INSTANCE(4, 1)
+#endif
+#if KMAX >= 5
+SMIX_INSTANCE(5, 0)
+SMIX_INSTANCE(5, 1)
+#endif
 
 typedef void smix_fn(uint8_t *const B[], uint32_t r, uint32_t N,
     void *const V[], void *const XY[], void *const S[]);
@@ -931,6 +1128,12 @@ typedef void smix_fn(uint8_t *const B[], uint32_t r, uint32_t N,
 static smix_fn *const smix_table[KMAX][2] = {
 	{ smix_1_0, smix_1_1 }, { smix_2_0, smix_2_1 },
 	{ smix_3_0, smix_3_1 },
+#if KMAX >= 4
+	{ smix_4_0, smix_4_1 },
+#endif
+#if KMAX >= 5
+	{ smix_5_0, smix_5_1 },
+#endif
 };
 
 static void smix_entry(unsigned K, uint8_t *const B[], uint32_t r,
@@ -1012,6 +1215,82 @@ NOINLINE uint32_t component_smix(uint64_t count, size_t n, uint32_t N,
 	return sum;
 }
 
+/*
+ * pwxform's rounds alone, without the rest of BlockMix: count calls of
+ * pwxform (6 rounds in 0.5, 3 in 1.0) on one sub-block of each of K
+ * hashes, whose S-boxes are filled as a hash fills them, the first in S,
+ * the others in V.  K = 1 is a single hash's four chains; more show what
+ * interleaving gains; both versions instantiated, so v10 is a constant.
+ */
+ALWAYS_INLINE uint32_t pwxform_k(const int K, uint64_t count, block64 *X,
+    pwx_state ctx[], const int v10)
+{
+	xblk x[KMAX];
+	uint32_t sum = 0;
+	int k;
+
+	FOR_K(k) x[k] = xblk_load(&X[k]);
+	while (count--)
+		pwxform(K, x, ctx, v10);
+	FOR_K(k) {
+		xblk_store(&X[k], x[k]);	/* all four groups live */
+		sum += (uint32_t)X[k].d[0];
+	}
+	return sum;
+}
+
+#define PWXFORM_K_INSTANCE(K) \
+NOINLINE uint32_t component_pwxform_##K(uint64_t count, block64 *X, \
+    pwx_state ctx[], int v10) \
+{ \
+	return v10 ? pwxform_k(K, count, X, ctx, 1) : \
+	    pwxform_k(K, count, X, ctx, 0); \
+}
+
+PWXFORM_K_INSTANCE(1)
+PWXFORM_K_INSTANCE(2)
+PWXFORM_K_INSTANCE(3)
+
+/*
+ * One group's chain alone, without writes: count times the rounds of a
+ * pwxform call; its time per round is the latency of one lookup step.
+ */
+NOINLINE uint32_t component_pwx_chain(uint64_t count, block64 *X,
+    const pwx_state *ctx, int v10)
+{
+	uint64_t m = v10 ? SMASK2(SMASK_1_0) : SMASK2(SMASK_0_5);
+	grp g = grp_load(X, 0);
+	int i, rounds = v10 ? 3 : 6;
+
+	while (count--)
+		for (i = 0; i < rounds; i++)
+			g = pwx_grp(g, ctx->S0, ctx->S1, m, SH(1));
+	return grp_low32(g, SH(1));
+}
+
+static uint32_t component_rounds(yespower_component_t which, uint64_t count,
+    size_t n, block64 *V, block64 *XY, block64 *S, int v10)
+{
+	size_t sets = (v10 ? YESPOWER_SBYTES_1_0 : YESPOWER_SBYTES_0_5) /
+	    sizeof(block64);
+	pwx_state ctx[3];
+	int k;
+
+	(void)n;
+	for (k = 0; k < 3; k++)
+		component_setup(&ctx[k], k ? V + (k - 1) * sets : S, XY, v10);
+	switch (which) {
+	case YESPOWER_COMPONENT_PWX_CHAIN:
+		return component_pwx_chain(count, XY, ctx, v10);
+	case YESPOWER_COMPONENT_PWXFORM_2:
+		return component_pwxform_2(count, XY, ctx, v10);
+	case YESPOWER_COMPONENT_PWXFORM_3:
+		return component_pwxform_3(count, XY, ctx, v10);
+	default:
+		return component_pwxform_1(count, XY, ctx, v10);
+	}
+}
+
 static uint32_t component_entry(yespower_component_t which,
     yespower_version_t version, uint32_t r, uint32_t N, uint64_t count,
     void *V, void *XY, void *S)
@@ -1028,6 +1307,11 @@ static uint32_t component_entry(yespower_component_t which,
 		return component_smix(count, n, N, V, XY, S, v10, 0);
 	case YESPOWER_COMPONENT_SMIX2:
 		return component_smix(count, n, N, V, XY, S, v10, 1);
+	case YESPOWER_COMPONENT_PWX_CHAIN:
+	case YESPOWER_COMPONENT_PWXFORM_1:
+	case YESPOWER_COMPONENT_PWXFORM_2:
+	case YESPOWER_COMPONENT_PWXFORM_3:
+		return component_rounds(which, count, n, V, XY, S, v10);
 	}
 	return 0;
 }

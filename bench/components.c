@@ -222,8 +222,10 @@ static void core_components(component *list, size_t *n,
 	const yespower_params_t *p = &o->params;
 	const char *v = p->version == YESPOWER_0_5 ? "0.5" : "1.0";
 	uint32_t nloop = ((p->N + 2) / 3 + 1) & ~(uint32_t)1;
+	double rounds = p->version == YESPOWER_0_5 ? 6 : 3;
 	size_t first = *n, i;
 	component *c;
+	int k;
 
 	c = add_component(list, n, "Mblocks/s", 1e-6, run_core,
 	    "Salsa20/8 (0.5), 64 B block");
@@ -231,6 +233,17 @@ static void core_components(component *list, size_t *n,
 	c = add_component(list, n, "Mblocks/s", 1e-6, run_core,
 	    "Salsa20/2 (1.0), 64 B block");
 	c->which = YESPOWER_COMPONENT_SALSA20;
+	c = add_component(list, n, "Mrounds/s", rounds * 1e-6, run_core,
+	    "pwxform (%s), one group's chain", v);
+	c->which = YESPOWER_COMPONENT_PWX_CHAIN;
+	for (k = 1; k <= 3; k++) {
+		c = add_component(list, n, "Mrounds/s", k * rounds * 1e-6,
+		    run_core, k == 1 ? "pwxform (%s), one hash" :
+		    "pwxform (%s), %d hashes interleaved", v, k);
+		c->which = k == 1 ? YESPOWER_COMPONENT_PWXFORM_1 :
+		    k == 2 ? YESPOWER_COMPONENT_PWXFORM_2 :
+		    YESPOWER_COMPONENT_PWXFORM_3;
+	}
 	c = add_component(list, n, "blocks/s", 1, run_core,
 	    "BlockMix_pwxform (%s), %u B block", v, 128 * p->r);
 	c->which = YESPOWER_COMPONENT_BLOCKMIX;

@@ -239,12 +239,18 @@ long long bench_proc_kib(const char *path, const char *key)
 	return v;
 }
 
+/* Huge pages of either kind: transparent ones, and explicit ones from the
+ * reserved pool (the library takes those first when there are any). */
 static void memory_figures(bench_result *res)
 {
 	struct rusage ru;
 	long long huge = bench_proc_kib("/proc/self/smaps_rollup",
 	    "AnonHugePages");
+	long long tlb = bench_proc_kib("/proc/self/smaps_rollup",
+	    "Private_Hugetlb");
 
+	if (huge >= 0 && tlb > 0)
+		huge += tlb;
 	res->huge_bytes = huge < 0 ? -1 : huge * 1024;
 	res->rss_peak_bytes = getrusage(RUSAGE_SELF, &ru) ? -1 :
 	    (long long)ru.ru_maxrss * 1024;

@@ -14,7 +14,8 @@
  * users fall on both alike.  Reported: each side's hashes per second over all its slices, and
  * the ratio B/A per pair of slices (median, min, max).  -a and -b make
  * library A or B use the named mixing core (this library's
- * yespower_set_impl), so two cores of one build can be compared; -A and
+ * yespower_set_impl), so two cores of one build can be compared (given
+ * the same file twice, side B loads a private copy of it); -A and
  * -B make that side hash BATCH inputs per call with yespower_batch_tls
  * (this library's batch API) instead of one per yespower_tls call.  Both
  * libraries must agree on every hash, or the comparison is void and the
@@ -23,6 +24,7 @@
 #define _GNU_SOURCE 1
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,54 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/*
+ * A private copy of the library at path, for side B when both sides name
+ * the same file: dlopen would return the first load's handle, and -a and
+ * -b would then set one core for both sides.  Returns the copy's path
+ * (the caller unlinks it once loaded), or exits.
+ */
+static char *private_copy(const char *path)
+{
+	const char *dir = getenv("TMPDIR");
+	char *copy, buf[65536];
+	size_t len, n;
+	FILE *in, *out;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	len = strlen(dir) + sizeof("/abcompare-XXXXXX.so");
+	if (!(copy = malloc(len))) {
+		fprintf(stderr, "abcompare: out of memory\n");
+		exit(2);
+	}
+	snprintf(copy, len, "%s/abcompare-XXXXXX.so", dir);
+	if ((fd = mkstemps(copy, 3)) < 0 || !(out = fdopen(fd, "wb")) ||
+	    !(in = fopen(path, "rb"))) {
+		fprintf(stderr, "abcompare: cannot copy %s to %s\n", path, copy);
+		exit(2);
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			break;
+	if (ferror(in) || fclose(out)) {
+		fprintf(stderr, "abcompare: cannot copy %s to %s\n", path, copy);
+		unlink(copy);
+		exit(2);
+	}
+	fclose(in);
+	return copy;
+}
+
+/* Whether the two paths name one file. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	    sa.st_ino == sb.st_ino;
 }
 
 /* Load a library's yespower_tls (and yespower_batch_tls for batch > 1);
@@ -187,7 +237,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fa = load(argv[optind], impl_a, batch_a);
-	fb = load(argv[optind + 1], impl_b, batch_b);
+	if (same_file(argv[optind], argv[optind + 1])) {
+		char *copy = private_copy(argv[optind + 1]);
+
+		fb = load(copy, impl_b, batch_b);
+		unlink(copy);
+		free(copy);
+	} else {
+		fb = load(argv[optind + 1], impl_b, batch_b);
+	}
 	/* Slices are whole numbers of calls on every thread, on both sides. */
 	unit = (unsigned)threads * batch_a * batch_b;
 	p.version = (yespower_version_t)atoi(argv[optind + 2]);
