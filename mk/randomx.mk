@@ -24,11 +24,15 @@ RX_BUILD = $(B)/randomx
 
 # The cache and dataset: Argon2d, Blake2Generator, SuperscalarHash.  The
 # VM: AES, program generation and decoding, the interpreter, the API.
+# The JIT compilers (x86-64 only: the files compile to nothing on 32-bit
+# x86, see randomx/jit.h) are generic code that emits machine code; they
+# get no ISA flags either.
 RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
 	randomx/superscalar.c randomx/dataset.c randomx/aes.c \
 	randomx/program.c randomx/vm-interp.c randomx/api.c
 RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
-	randomx/aes-ni.c
+	randomx/aes-ni.c randomx/jit-mem.c randomx/jit-x86.c \
+	randomx/jit-superscalar-x86.c
 RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
 	yespower-platform.c
 RX_TESTS = test/randomx/tests-rx-cache.c test/randomx/tests-rx-vm.c \
