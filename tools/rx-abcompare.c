@@ -25,6 +25,8 @@
  *   --init N     threads that build the dataset (default 2)
  *   --same-pages ask for transparent huge pages on both datasets
  *                (madvise), not only where a library does so itself
+ *   --build-both each library builds its own dataset (timed, one after
+ *                the other), and the two must be the same
  * Prints each library's hashes per second and B / A.  Exit status 1 if
  * the hashes differ, 2 for a usage or setup error.
  */
@@ -240,6 +242,7 @@ int main(int argc, char **argv)
 {
 	double seconds = 20, slice_s = 1;
 	int full = 0, v2 = 0, soft = 0, jit = 0, threads = 2, same_pages = 0;
+	int build_both = 0;
 	int all = 0, i, k, differ = 0;
 	const char *paths[2] = { NULL, NULL };
 	unsigned np = 0;
@@ -262,6 +265,8 @@ int main(int argc, char **argv)
 			jit = 1;
 		else if (!strcmp(argv[i], "--same-pages"))
 			same_pages = 1;
+		else if (!strcmp(argv[i], "--build-both"))
+			build_both = 1;
 		else if (!strcmp(argv[i], "--init") && i + 1 < argc)
 			threads = atoi(argv[++i]);
 		else if (argv[i][0] != '-' && np < 2)
@@ -273,7 +278,7 @@ int main(int argc, char **argv)
 	    threads > 64) {
 		fprintf(stderr, "usage: rx-abcompare [-s SECONDS] [-S SECONDS] "
 		    "[--full] [--v2] [--soft] [--all] [--jit] [--init N] "
-		    "[--same-pages] libA.so libB.so\n");
+		    "[--same-pages] [--build-both] libA.so libB.so\n");
 		return 2;
 	}
 	for (i = 0; i < 2; i++) {
@@ -308,10 +313,25 @@ int main(int argc, char **argv)
 				    bytes, MADV_HUGEPAGE);
 		}
 		build_dataset(&L[builder], threads);
-		memcpy(L[!builder].dataset_memory(L[!builder].dataset),
-		    L[builder].dataset_memory(L[builder].dataset), bytes);
-		printf("dataset built by %s in %.1f s, copied\n",
-		    paths[builder], now() - t0);
+		if (build_both) {
+			double t1 = now();
+
+			build_dataset(&L[!builder], threads);
+			printf("dataset built by %s in %.1f s, by %s in %.1f s "
+			    "(%d threads each)\n", paths[builder], t1 - t0,
+			    paths[!builder], now() - t1, threads);
+			if (memcmp(L[0].dataset_memory(L[0].dataset),
+			    L[1].dataset_memory(L[1].dataset), bytes)) {
+				printf("datasets DIFFER\n");
+				differ = 1;
+			}
+		} else {
+			memcpy(L[!builder].dataset_memory(L[!builder].dataset),
+			    L[builder].dataset_memory(L[builder].dataset),
+			    bytes);
+			printf("dataset built by %s in %.1f s, copied\n",
+			    paths[builder], now() - t0);
+		}
 		for (i = 0; i < 2; i++) {
 			L[i].release_cache(L[i].cache);
 			L[i].cache = NULL;
