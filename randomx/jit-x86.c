@@ -695,9 +695,22 @@ void rx_jit_vm_free(rx_jit_vm *j)
 	free(j);
 }
 
-int rx_jit_cpu_ok(void)
+const void *rx_jit_vm_code(const rx_jit_vm *j)
 {
-	return pow_cpu_has(POW_CPU_SSE2);
+	return j->mem.base;
+}
+
+static unsigned feature_mask = ~0u;
+
+unsigned rx_jit_features(void)
+{
+	return pow_cpu_features() & feature_mask &
+	    (POW_CPU_BMI2 | POW_CPU_AVX2);
+}
+
+void rx_jit_limit_features(unsigned mask)
+{
+	feature_mask = mask;
 }
 
 static int compile(rx_jit_vm *j, const rx_insn *code, unsigned n,
@@ -712,7 +725,7 @@ static int compile(rx_jit_vm *j, const rx_insn *code, unsigned n,
 	c.pool = (uint64_t *)(void *)j->mem.base;
 	c.npool = 0;
 	c.pos = j->pos;
-	c.bmi2 = pow_cpu_has(POW_CPU_BMI2);
+	c.bmi2 = (rx_jit_features() & POW_CPU_BMI2) != 0;
 	c.v2 = vm->v2;
 	c.full = vm->dataset != NULL;
 	c.mix_fe = vm->aes->mix_fe;

@@ -136,10 +136,23 @@ int rx_jit_vm_run_code(rx_jit_vm *j, const rx_insn *code, unsigned n,
     const rx_program_config *cfg, rx_vm_state *vm, const rx_ss_jit *ss);
 
 /*
- * rx_jit_cpu_ok(): whether this CPU runs the compiled code (SSE2 and the
- * OS's support for it: every x86-64).
+ * rx_jit_vm_code(j): where j's compiled code is (for tests that look at
+ * its pages' protection).
  */
-int rx_jit_cpu_ok(void);
+const void *rx_jit_vm_code(const rx_jit_vm *j);
+
+/* ---- for tests ---- */
+
+/*
+ * rx_jit_features(), rx_jit_limit_features(mask):
+ * The CPU features the compilers use (POW_CPU_BMI2 for MULX, POW_CPU_AVX2
+ * for the vector SuperscalarHash), and a way for tests to withhold some
+ * (mask: the ones allowed; ~0u for all), so that every code path runs
+ * here.  Takes effect at the next compile; not to be called while another
+ * thread compiles.
+ */
+unsigned rx_jit_features(void);
+void rx_jit_limit_features(unsigned mask);
 
 #endif /* RX_HAVE_JIT */
 
