@@ -27,6 +27,9 @@
  *                (madvise), not only where a library does so itself
  *   --build-both each library builds its own dataset (timed, one after
  *                the other), and the two must be the same
+ *   --large-pages caches, datasets and scratchpads in 2 MiB pages
+ *                (RANDOMX_FLAG_LARGE_PAGES: reserve them first, about
+ *                2400 for two full-mode libraries)
  * Prints each library's hashes per second and B / A.  Exit status 1 if
  * the hashes differ, 2 for a usage or setup error.
  */
@@ -185,7 +188,7 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
  * hashes differed.
  */
 static int measure(lib *L, double seconds, double slice_s, int full, int v2,
-    int soft, int jit)
+    int soft, int jit, int large)
 {
 	static uint32_t nonce;
 	unsigned count, k;
@@ -194,7 +197,7 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 	for (i = 0; i < 2; i++) {
 		int f = (soft ? 0 : RANDOMX_FLAG_HARD_AES) |
 		    (v2 ? RANDOMX_FLAG_V2 : 0) |
-		    (full ? RANDOMX_FLAG_FULL_MEM : 0);
+		    (full ? RANDOMX_FLAG_FULL_MEM : 0) | large;
 
 		if (jit)
 			f |= L[i].get_flags() & RANDOMX_FLAG_JIT;
@@ -228,10 +231,11 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 		printf("%c %-40s %8.3f H/s  (%lu hashes, %.1f s)\n", 'A' + i,
 		    L[i].path, (double)L[i].hashes / L[i].seconds, L[i].hashes,
 		    L[i].seconds);
-	printf("B / A = %.3f; %s mode, %s, %s AES%s; hashes %s\n",
+	printf("B / A = %.3f; %s mode, %s, %s AES%s%s; hashes %s\n",
 	    ((double)L[1].hashes / L[1].seconds) /
 	    ((double)L[0].hashes / L[0].seconds), full ? "full" : "light",
 	    v2 ? "v2" : "v1", soft ? "soft" : "hard", jit ? ", JIT" : "",
+	    large ? ", large pages" : "",
 	    differ ? "DIFFER" : "identical");
 	for (i = 0; i < 2; i++)
 		L[i].destroy_vm(L[i].vm);
@@ -242,7 +246,7 @@ int main(int argc, char **argv)
 {
 	double seconds = 20, slice_s = 1;
 	int full = 0, v2 = 0, soft = 0, jit = 0, threads = 2, same_pages = 0;
-	int build_both = 0;
+	int build_both = 0, large = 0;
 	int all = 0, i, k, differ = 0;
 	const char *paths[2] = { NULL, NULL };
 	unsigned np = 0;
@@ -267,6 +271,8 @@ int main(int argc, char **argv)
 			same_pages = 1;
 		else if (!strcmp(argv[i], "--build-both"))
 			build_both = 1;
+		else if (!strcmp(argv[i], "--large-pages"))
+			large = RANDOMX_FLAG_LARGE_PAGES;
 		else if (!strcmp(argv[i], "--init") && i + 1 < argc)
 			threads = atoi(argv[++i]);
 		else if (argv[i][0] != '-' && np < 2)
@@ -278,7 +284,8 @@ int main(int argc, char **argv)
 	    threads > 64) {
 		fprintf(stderr, "usage: rx-abcompare [-s SECONDS] [-S SECONDS] "
 		    "[--full] [--v2] [--soft] [--all] [--jit] [--init N] "
-		    "[--same-pages] [--build-both] libA.so libB.so\n");
+		    "[--same-pages] [--build-both] [--large-pages] libA.so "
+		    "libB.so\n");
 		return 2;
 	}
 	for (i = 0; i < 2; i++) {
@@ -287,8 +294,8 @@ int main(int argc, char **argv)
 
 		load(&L[i], paths[i]);
 		f = L[i].get_flags();
-		L[i].cache = L[i].alloc_cache((randomx_flags)(f &
-		    (RANDOMX_FLAG_ARGON2 | RANDOMX_FLAG_JIT)));
+		L[i].cache = L[i].alloc_cache((randomx_flags)((f &
+		    (RANDOMX_FLAG_ARGON2 | RANDOMX_FLAG_JIT)) | large));
 		if (!L[i].cache) {
 			fprintf(stderr, "rx-abcompare: %s: no cache\n", paths[i]);
 			return 2;
@@ -302,7 +309,7 @@ int main(int argc, char **argv)
 		double t0 = now();
 
 		for (i = 0; i < 2; i++) {
-			L[i].dataset = L[i].alloc_dataset(RANDOMX_FLAG_DEFAULT);
+			L[i].dataset = L[i].alloc_dataset((randomx_flags)large);
 			if (!L[i].dataset) {
 				fprintf(stderr, "rx-abcompare: %s: no dataset\n",
 				    paths[i]);
@@ -344,7 +351,8 @@ int main(int argc, char **argv)
 		} else if (k) {
 			break;
 		}
-		differ |= measure(L, seconds, slice_s, full, v2, soft, jit);
+		differ |= measure(L, seconds, slice_s, full, v2, soft, jit,
+		    large);
 	}
 	for (i = 0; i < 2; i++) {
 		if (L[i].dataset)
