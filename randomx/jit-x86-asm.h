@@ -8,6 +8,8 @@
  * the end sets `overflow` and writes nothing more (the position keeps
  * counting, so a caller can tell how much it would have needed); the
  * compilers check it once at the end and fall back to the interpreter.
+ * An instruction is copied out 24 bytes at a time, so the last 24 bytes of
+ * a buffer stay unused.
  *
  * Registers are numbered as the hardware numbers them: RX_RAX = 0 ..
  * RX_R15 = 15, and XMM0 .. XMM15 likewise 0 .. 15 (which kind a number
@@ -96,10 +98,17 @@ static inline void rx_b(rx_asm *a, unsigned byte)
 
 static inline void rx_b32(rx_asm *a, uint32_t x)
 {
-	int i;
+	uint8_t b[4];
 
-	for (i = 0; i < 4; i++)
-		rx_b(a, (x >> (8 * i)) & 0xff);
+	b[0] = (uint8_t)x;
+	b[1] = (uint8_t)(x >> 8);
+	b[2] = (uint8_t)(x >> 16);
+	b[3] = (uint8_t)(x >> 24);
+	if (a->pos + 4 <= a->cap)
+		memcpy(a->buf + a->pos, b, 4);
+	else
+		a->overflow = 1;
+	a->pos += 4;
 }
 
 static inline void rx_b64(rx_asm *a, uint64_t x)
@@ -119,28 +128,52 @@ static inline int rx_fits_i32(int64_t x)
 }
 
 /*
+ * An instruction is put together in a small local buffer and copied out
+ * in one piece: byte-by-byte stores through the cursor would make the
+ * compiler reload the cursor after every byte (a byte store may alias
+ * it), and compiling is a few percent of a hash.
+ */
+typedef struct {
+	uint8_t b[24];
+	int n;
+} rx_ins;
+
+static inline void rx_ins_flush(rx_asm *a, const rx_ins *in)
+{
+	if (a->pos + sizeof(in->b) <= a->cap)
+		memcpy(a->buf + a->pos, in->b, sizeof(in->b));
+	else
+		a->overflow = 1;
+	a->pos += (size_t)in->n;
+}
+
+/*
  * The ModRM byte and what follows it (SIB, displacement) for register or
  * digit `reg` and operand rm.  imm_bytes: how many immediate bytes the
  * instruction has after this, which a RIP-relative displacement counts
  * from.
  */
-static inline void rx_modrm(rx_asm *a, int reg, rx_rm rm, int imm_bytes)
+static inline void rx_modrm(rx_asm *a, rx_ins *in, int reg, rx_rm rm,
+    int imm_bytes)
 {
 	int r = reg & 7, mod, base, need_sib;
 
 	if (rm.kind == 0) {
-		rx_b(a, 0xc0 | (r << 3) | (rm.reg & 7));
+		in->b[in->n++] = (uint8_t)(0xc0 | (r << 3) | (rm.reg & 7));
 		return;
 	}
 	if (rm.kind == 2) {
 		int64_t disp;
+		int32_t d32;
 
-		rx_b(a, (r << 3) | 5);
+		in->b[in->n++] = (uint8_t)((r << 3) | 5);
 		disp = (const uint8_t *)rm.addr -
-		    (rx_asm_here(a) + 4 + imm_bytes);
+		    (a->buf + a->pos + in->n + 4 + imm_bytes);
 		if (!rx_fits_i32(disp))
 			a->overflow = 1;	/* out of reach: give up */
-		rx_b32(a, (uint32_t)(int32_t)disp);
+		d32 = (int32_t)disp;
+		memcpy(in->b + in->n, &d32, 4);
+		in->n += 4;
 		return;
 	}
 	base = rm.base & 7;
@@ -151,18 +184,21 @@ static inline void rx_modrm(rx_asm *a, int reg, rx_rm rm, int imm_bytes)
 		mod = 1;
 	else
 		mod = 2;
-	rx_b(a, (mod << 6) | (r << 3) | (need_sib ? 4 : base));
+	in->b[in->n++] = (uint8_t)((mod << 6) | (r << 3) |
+	    (need_sib ? 4 : base));
 	if (need_sib)
-		rx_b(a, (rm.scale << 6) |
+		in->b[in->n++] = (uint8_t)((rm.scale << 6) |
 		    ((rm.index >= 0 ? rm.index & 7 : 4) << 3) | base);
-	if (mod == 1)
-		rx_b(a, (uint8_t)(int8_t)rm.disp);
-	else if (mod == 2)
-		rx_b32(a, (uint32_t)rm.disp);
+	if (mod == 1) {
+		in->b[in->n++] = (uint8_t)(int8_t)rm.disp;
+	} else if (mod == 2) {
+		memcpy(in->b + in->n, &rm.disp, 4);
+		in->n += 4;
+	}
 }
 
 /* A REX prefix if any of its bits is needed (or `force`). */
-static inline void rx_rex(rx_asm *a, int w, int reg, rx_rm rm, int force)
+static inline void rx_rex(rx_ins *in, int w, int reg, rx_rm rm, int force)
 {
 	int rex = 0x40 | (w ? 8 : 0) | ((reg & 8) ? 4 : 0);
 
@@ -172,7 +208,7 @@ static inline void rx_rex(rx_asm *a, int w, int reg, rx_rm rm, int force)
 		rex |= ((rm.base & 8) ? 1 : 0) |
 		    ((rm.index >= 0 && (rm.index & 8)) ? 2 : 0);
 	if (rex != 0x40 || force)
-		rx_b(a, rex);
+		in->b[in->n++] = (uint8_t)rex;
 }
 
 /*
@@ -184,14 +220,17 @@ static inline void rx_rex(rx_asm *a, int w, int reg, rx_rm rm, int force)
 static inline void rx_op(rx_asm *a, unsigned pfx, int w, uint32_t op,
     int nop, int reg, rx_rm rm, int imm_bytes)
 {
+	rx_ins in;
 	int i;
 
+	in.n = 0;
 	if (pfx)
-		rx_b(a, pfx);
-	rx_rex(a, w, reg, rm, 0);
+		in.b[in.n++] = (uint8_t)pfx;
+	rx_rex(&in, w, reg, rm, 0);
 	for (i = nop - 1; i >= 0; i--)
-		rx_b(a, (op >> (8 * i)) & 0xff);
-	rx_modrm(a, reg, rm, imm_bytes);
+		in.b[in.n++] = (uint8_t)(op >> (8 * i));
+	rx_modrm(a, &in, reg, rm, imm_bytes);
+	rx_ins_flush(a, &in);
 }
 
 /*
@@ -203,19 +242,22 @@ static inline void rx_vex(rx_asm *a, int map, int pp, int w, int l, int vvvv,
     unsigned op, int reg, rx_rm rm, int imm_bytes)
 {
 	int rbit = !(reg & 8), xbit = 1, bbit = 1;
+	rx_ins in;
 
-	if (rm.kind == 0)
+	if (rm.kind == 0) {
 		bbit = !(rm.reg & 8);
-	else if (rm.kind == 1) {
+	} else if (rm.kind == 1) {
 		bbit = !(rm.base & 8);
 		xbit = !(rm.index >= 0 && (rm.index & 8));
 	}
-	rx_b(a, 0xc4);
-	rx_b(a, (rbit << 7) | (xbit << 6) | (bbit << 5) | map);
-	rx_b(a, ((w ? 1 : 0) << 7) | ((~vvvv & 15) << 3) | ((l ? 1 : 0) << 2) |
-	    pp);
-	rx_b(a, op);
-	rx_modrm(a, reg, rm, imm_bytes);
+	in.n = 4;
+	in.b[0] = 0xc4;
+	in.b[1] = (uint8_t)((rbit << 7) | (xbit << 6) | (bbit << 5) | map);
+	in.b[2] = (uint8_t)(((w ? 1 : 0) << 7) | ((~vvvv & 15) << 3) |
+	    ((l ? 1 : 0) << 2) | pp);
+	in.b[3] = (uint8_t)op;
+	rx_modrm(a, &in, reg, rm, imm_bytes);
+	rx_ins_flush(a, &in);
 }
 
 /* ---- the instructions the compilers use ---- */

@@ -93,6 +93,7 @@ typedef struct rx_jit_ctx {
 } rx_jit_ctx;
 
 typedef void (*program_fn)(rx_jit_ctx *ctx);
+unsigned rx_jit_experiment;
 
 struct rx_jit_vm {
 	rx_jit_ctx ctx __attribute__((aligned(64)));
@@ -237,10 +238,13 @@ static void emit_insn(compiler *c, const rx_insn *in)
 		rx_imul(a, d, sp_operand(c, in, in->src, RX_RAX));
 		break;
 	case RX_OP_IMUL_C:
-		if (rx_fits_i32((int64_t)in->imm))
+		if (rx_fits_i32((int64_t)in->imm)) {
 			rx_imul_imm(a, d, rx_reg(d), (int32_t)in->imm);
-		else
-			rx_imul(a, d, pool_const(c, in->imm));
+		} else {
+			/* measured faster than a load from the pool */
+			rx_mov_imm(a, RX_RAX, in->imm);
+			rx_imul(a, d, rx_reg(RX_RAX));
+		}
 		break;
 	case RX_OP_IMULH_R:
 		emit_mulh(c, d, rx_reg(s), 0);
@@ -365,6 +369,50 @@ static unsigned prefetch_point(const rx_insn *code, unsigned n,
 		p--;
 	}
 	return p;
+}
+
+/* The operation after the last one that writes integer register a or b. */
+static unsigned last_write_after(const rx_insn *code, unsigned n, unsigned a,
+    unsigned b)
+{
+	unsigned p = n;
+
+	while (p > 0 && !writes_reg(&code[p - 1], a) &&
+	    !writes_reg(&code[p - 1], b))
+		p--;
+	return p;
+}
+
+/*
+ * The next iteration's scratchpad lines, prefetched as soon as they are
+ * known: its spAddr0 and spAddr1 come from readReg0 ^ readReg1 after this
+ * iteration's dataset item is mixed in, and both the registers (final
+ * from here on) and the item (prefetched an iteration ago) are at hand.
+ * Only a prefetch: run again after a CBRANCH jumps back, it is merely
+ * redone with the newer values.
+ */
+static void emit_sp_prefetch(compiler *c, const rx_program_config *cfg)
+{
+	rx_asm *a = &c->a;
+	int r0 = cfg->read_reg[0], r1 = cfg->read_reg[1];
+
+	if (c->v2) {
+		rx_alu32(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
+	} else {
+		rx_alu(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
+		rx_shift_imm(a, 1, 5, RX_RCX, 32);
+	}
+	rx_alu_imm(a, 0, 4, rx_reg(RX_RCX), (int32_t)RX_DATASET_ADDR_MASK);
+	rx_alu(a, RX_MOV, RX_RAX, rx_reg(VREG(r0)));
+	rx_alu(a, RX_XOR, RX_RAX, rx_mem_idx(RX_RDI, RX_RCX, 0, 8 * r0));
+	rx_alu(a, RX_XOR, RX_RAX, rx_reg(VREG(r1)));
+	rx_alu(a, RX_XOR, RX_RAX, rx_mem_idx(RX_RDI, RX_RCX, 0, 8 * r1));
+	rx_alu(a, RX_MOV, RX_RDX, rx_reg(RX_RAX));
+	rx_shift_imm(a, 1, 5, RX_RDX, 32);
+	rx_alu_imm(a, 0, 4, rx_reg(RX_RAX), (int32_t)RX_L3_MASK64);
+	rx_alu_imm(a, 0, 4, rx_reg(RX_RDX), (int32_t)RX_L3_MASK64);
+	rx_prefetch(a, 1, rx_mem_idx(RX_RSI, RX_RAX, 0, 0));
+	rx_prefetch(a, 1, rx_mem_idx(RX_RSI, RX_RDX, 0, 0));
 }
 
 /* eax = readReg2 ^ readReg3 (32 bits) */
@@ -592,7 +640,7 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
     const rx_program_config *cfg)
 {
 	rx_asm *a = &c->a;
-	unsigned i, hoist = n + 1;
+	unsigned i, hoist = n + 1, sp_at = n + 1;
 	const uint8_t *top;
 	size_t to_top;
 
@@ -603,15 +651,22 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
 	top = rx_asm_here(a);
 	emit_loop_load(a);
 	if (c->full && !c->v2)
-		hoist = prefetch_point(code, n, cfg);
+		hoist = (rx_jit_experiment & 4) ? n : prefetch_point(code, n, cfg);
+	if (c->full && !(rx_jit_experiment & 8))
+		sp_at = last_write_after(code, n, cfg->read_reg[0],
+		    cfg->read_reg[1]);
 	for (i = 0; i < n; i++) {
 		if (i == hoist)
 			emit_v1_prefetch(c, cfg);
+		if (i == sp_at)
+			emit_sp_prefetch(c, cfg);
 		c->pos[i] = (uint32_t)a->pos;
 		emit_insn(c, &code[i]);
 	}
 	if (hoist == n)
 		emit_v1_prefetch(c, cfg);
+	if (sp_at == n)
+		emit_sp_prefetch(c, cfg);
 	emit_read_dataset(c, cfg, hoist <= n);
 	emit_store(c);
 	emit_next_addresses(c, cfg);
@@ -725,7 +780,7 @@ static int compile(rx_jit_vm *j, const rx_insn *code, unsigned n,
 	c.pool = (uint64_t *)(void *)j->mem.base;
 	c.npool = 0;
 	c.pos = j->pos;
-	c.bmi2 = (rx_jit_features() & POW_CPU_BMI2) != 0;
+	c.bmi2 = (rx_jit_features() & POW_CPU_BMI2) != 0 && !(rx_jit_experiment & 1);
 	c.v2 = vm->v2;
 	c.full = vm->dataset != NULL;
 	c.mix_fe = vm->aes->mix_fe;
