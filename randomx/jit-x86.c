@@ -99,6 +99,7 @@ struct rx_jit_vm {
 	rx_jit_ctx ctx __attribute__((aligned(64)));
 	rx_exec_mem mem;
 	program_fn fn;
+	size_t head_len, top;	/* the head, the same for every program */
 	uint32_t pos[RX_PROGRAM_MAX_SIZE + 1];	/* each operation's code */
 };
 
@@ -123,6 +124,7 @@ _Static_assert(FRAME % 16 == 8, "the frame keeps calls 16-byte aligned");
 
 typedef struct {
 	rx_asm a;
+	size_t *head_len, *top;	/* the VM's: emitted once */
 	uint64_t *pool;		/* POOL_BYTES / 8 constants */
 	unsigned npool;
 	uint32_t *pos;
@@ -144,35 +146,6 @@ static rx_rm pool_const(compiler *c, uint64_t k)
 	}
 	c->pool[c->npool] = k;
 	return rx_rip(&c->pool[c->npool++]);
-}
-
-/*
- * The scratchpad operand of in: [rsi + (reg + imm) & mask], the address
- * computed into tmp first, or [rsi + imm & mask] for the immediate-only
- * form.
- */
-static rx_rm sp_operand(compiler *c, const rx_insn *in, unsigned reg, int tmp)
-{
-	if (reg == RX_REG_ZERO)
-		return rx_mem(RX_RSI, (int32_t)((uint32_t)in->imm & in->mask));
-	rx_lea(&c->a, 0, tmp, rx_mem(VREG(reg), (int32_t)in->imm));
-	rx_alu_imm(&c->a, 0, 4, rx_reg(tmp), (int32_t)in->mask);
-	return rx_mem_idx(RX_RSI, tmp, 0, 0);
-}
-
-/* dst = high half of dst * src (unsigned, or signed), src a register or memory */
-static void emit_mulh(compiler *c, int dst, rx_rm src, int is_signed)
-{
-	rx_asm *a = &c->a;
-
-	if (!is_signed && c->bmi2) {
-		rx_alu(a, RX_MOV, RX_RDX, rx_reg(dst));
-		rx_mulx(a, dst, RX_RAX, src);
-		return;
-	}
-	rx_alu(a, RX_MOV, RX_RAX, rx_reg(dst));
-	rx_grp3(a, is_signed ? 5 : 4, src);
-	rx_alu(a, RX_MOV, dst, rx_reg(RX_RDX));
 }
 
 /* dst += k (a 64-bit constant) */
@@ -209,126 +182,354 @@ static void emit_cfround(compiler *c, const rx_insn *in)
 		rx_patch8(a, skip);
 }
 
+/*
+ * The operations are written byte by byte from templates rather than
+ * through the general encoder: compiling runs eight times a hash, and
+ * this is most of it.  Every register here is fixed by the allocation
+ * above (r8..r15, xmm0..xmm15, rax/rcx/rdx, rsi), so each template is a
+ * few constant bytes with register numbers ORed in.
+ */
+typedef uint8_t *bp;
+
+static inline bp put32(bp p, uint32_t x)
+{
+	memcpy(p, &x, 4);
+	return p + 4;
+}
+
+/* REX.W with R = 1 (reg field r8..r15) and B from rm */
+#define REX_WRB(rm) (0x4c | ((rm) >> 3))
+
+/* op d, s with d and s in r8..r15 (the r, r/m form of opcode opc) */
+static inline bp t_rr(bp p, unsigned opc, int d, int s)
+{
+	p[0] = 0x4d;
+	p[1] = (uint8_t)opc;
+	p[2] = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
+	return p + 3;
+}
+
+/* ModRM (+ SIB) + disp for [base + disp], base r8..r15, 32-bit or 8-bit */
+static inline bp t_disp(bp p, int reg, int base, int32_t disp)
+{
+	int mod8 = rx_fits_i8(disp);
+
+	*p++ = (uint8_t)((mod8 ? 0x40 : 0x80) | (reg & 7) << 3 | (base & 7));
+	if ((base & 7) == 4)
+		*p++ = 0x24;
+	if (mod8) {
+		*p++ = (uint8_t)(int8_t)disp;
+		return p;
+	}
+	return put32(p, (uint32_t)disp);
+}
+
+/*
+ * The address of a scratchpad operand: tmp (rax or rcx) = (r + imm) &
+ * mask; then the ModRM byte for [rsi + tmp] with register field reg.
+ * Returns where the ModRM byte goes; *after is set past the SIB.  For the
+ * immediate-only form (reg RX_REG_ZERO) it is [rsi + disp32].
+ */
+static inline bp t_addr(bp p, const rx_insn *in, unsigned areg, int tmp)
+{
+	if (areg == RX_REG_ZERO)
+		return p;
+	*p++ = 0x41;		/* lea tmp32, [r + imm] */
+	*p++ = 0x8d;
+	p = t_disp(p, tmp, VREG(areg), (int32_t)in->imm);
+	if (tmp == RX_RAX) {
+		*p++ = 0x25;	/* and eax, imm32 */
+	} else {
+		*p++ = 0x81;	/* and ecx, imm32 */
+		*p++ = 0xe1;
+	}
+	return put32(p, in->mask);
+}
+
+/* The ModRM/SIB/disp of [rsi + tmp] (or [rsi + imm & mask]), field reg. */
+static inline bp t_mem(bp p, const rx_insn *in, unsigned areg, int tmp,
+    int reg)
+{
+	if (areg == RX_REG_ZERO) {
+		*p++ = (uint8_t)(0x86 | (reg & 7) << 3);
+		return put32(p, (uint32_t)in->imm & in->mask);
+	}
+	*p++ = (uint8_t)(0x04 | (reg & 7) << 3);
+	*p++ = tmp == RX_RAX ? 0x06 : 0x0e;
+	return p;
+}
+
+/* op d, [scratchpad operand] (64-bit, opcode bytes op0 [op1]) */
+static inline bp t_rm(bp p, const rx_insn *in, unsigned opc, int nopc, int d)
+{
+	p = t_addr(p, in, in->src, RX_RAX);
+	*p++ = 0x4c;		/* REX.W R */
+	if (nopc == 2)
+		*p++ = 0x0f;
+	*p++ = (uint8_t)opc;
+	return t_mem(p, in, in->src, RX_RAX, d);
+}
+
+/* op d, imm (group 1 digit), the short form when it fits */
+static inline bp t_ri(bp p, int digit, int d, int32_t imm)
+{
+	*p++ = 0x49;
+	if (rx_fits_i8(imm)) {
+		*p++ = 0x83;
+		*p++ = (uint8_t)(0xc0 | digit << 3 | (d & 7));
+		*p++ = (uint8_t)(int8_t)imm;
+		return p;
+	}
+	*p++ = 0x81;
+	*p++ = (uint8_t)(0xc0 | digit << 3 | (d & 7));
+	return put32(p, (uint32_t)imm);
+}
+
+/* high half of d * s: s a register (mem 0) or the scratchpad operand */
+static inline bp t_mulh(bp p, const compiler *c, const rx_insn *in, int d,
+    int s, int mem, int is_signed)
+{
+	if (mem)
+		p = t_addr(p, in, in->src, RX_RCX);
+	if (!is_signed && c->bmi2) {
+		p[0] = 0x49;	/* mov rdx, d */
+		p[1] = 0x8b;
+		p[2] = (uint8_t)(0xd0 | (d & 7));
+		p[3] = 0xc4;	/* mulx d, rax, s: VEX with R = 1, B = 1 */
+		p[4] = mem ? 0x62 : 0x42;	/* or [rsi + rcx]: X, B = 0 */
+		p[5] = 0xfb;
+		p[6] = 0xf6;
+		p += 7;
+		if (mem)
+			return t_mem(p, in, in->src, RX_RCX, d);
+		*p++ = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
+		return p;
+	}
+	p[0] = 0x49;		/* mov rax, d */
+	p[1] = 0x8b;
+	p[2] = (uint8_t)(0xc0 | (d & 7));
+	p += 3;
+	if (mem) {
+		*p++ = 0x48;	/* mul/imul qword [...] */
+		*p++ = 0xf7;
+		p = t_mem(p, in, in->src, RX_RCX, is_signed ? 5 : 4);
+	} else {
+		p[0] = 0x49;	/* mul/imul s */
+		p[1] = 0xf7;
+		p[2] = (uint8_t)((is_signed ? 0xe8 : 0xe0) | (s & 7));
+		p += 3;
+	}
+	p[0] = 0x4c;		/* mov d, rdx */
+	p[1] = 0x8b;
+	p[2] = (uint8_t)(0xc2 | (d & 7) << 3);
+	return p + 3;
+}
+
+/* An SSE op xmm d, xmm s: [pfx] [REX] 0F opc ModRM */
+static inline bp t_sse(bp p, unsigned pfx, unsigned opc, int d, int s)
+{
+	if (pfx)
+		*p++ = (uint8_t)pfx;
+	if ((d | s) & 8)
+		*p++ = (uint8_t)(0x40 | (d & 8) >> 1 | (s & 8) >> 3);
+	p[0] = 0x0f;
+	p[1] = (uint8_t)opc;
+	p[2] = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
+	return p + 3;
+}
+
+/* xmm12 = the scratchpad operand's two int32 as doubles */
+static inline bp t_cvt(bp p, const rx_insn *in)
+{
+	p = t_addr(p, in, in->src, RX_RAX);
+	p[0] = 0xf3;
+	p[1] = 0x44;
+	p[2] = 0x0f;
+	p[3] = 0xe6;
+	return t_mem(p + 4, in, in->src, RX_RAX, XTMP);
+}
+
+/* Room for any one operation's code (the longest, IMULH_M, is 27 bytes). */
+#define INSN_ROOM 64
+
 static void emit_insn(compiler *c, const rx_insn *in)
 {
 	rx_asm *a = &c->a;
-	int d = VREG(in->dst), s = VREG(in->src & 7);
-	rx_rm m;
+	int d = VREG(in->dst), s = VREG(in->src & 7), x = in->dst;
+	bp p, p0;
 
+	if (a->pos + INSN_ROOM > a->cap) {
+		a->overflow = 1;
+		return;
+	}
+	if (in->op == RX_OP_CFROUND) {
+		emit_cfround(c, in);
+		return;
+	}
+	if (in->op == RX_OP_CBRANCH) {
+		a->pos = (size_t)(t_ri(a->buf + a->pos, 0, d,
+		    (int32_t)in->imm) - a->buf);
+		rx_test_imm(a, 1, rx_reg(d), (int32_t)in->mask);
+		rx_jump(a, 4, a->buf + c->pos[in->target]);
+		return;
+	}
+	p = p0 = a->buf + a->pos;
 	switch (in->op) {
-	case RX_OP_IADD_RS:
-		rx_lea(a, 1, d, rx_mem_idx(d, s, in->shift, (int32_t)in->imm));
+	case RX_OP_IADD_RS: {
+		int32_t k = (int32_t)in->imm;
+		int mod = k == 0 && (d & 7) != 5 ? 0 : rx_fits_i8(k) ? 1 : 2;
+
+		p[0] = 0x4f;	/* lea d, [d + s << shift + k] */
+		p[1] = 0x8d;
+		p[2] = (uint8_t)(mod << 6 | (d & 7) << 3 | 4);
+		p[3] = (uint8_t)(in->shift << 6 | (s & 7) << 3 | (d & 7));
+		p += 4;
+		if (mod == 1)
+			*p++ = (uint8_t)(int8_t)k;
+		else if (mod == 2)
+			p = put32(p, (uint32_t)k);
 		break;
+	}
 	case RX_OP_IADD_M:
-		rx_alu(a, RX_ADD, d, sp_operand(c, in, in->src, RX_RAX));
+		p = t_rm(p, in, 0x03, 1, d);
 		break;
 	case RX_OP_IADD_C:
-		emit_add_const(c, d, in->imm);
+		if (rx_fits_i32((int64_t)in->imm)) {
+			p = t_ri(p, 0, d, (int32_t)in->imm);
+		} else {
+			a->pos = (size_t)(p - a->buf);
+			emit_add_const(c, d, in->imm);
+			return;
+		}
 		break;
 	case RX_OP_ISUB_R:
-		rx_alu(a, RX_SUB, d, rx_reg(s));
+		p = t_rr(p, 0x2b, d, s);
 		break;
 	case RX_OP_ISUB_M:
-		rx_alu(a, RX_SUB, d, sp_operand(c, in, in->src, RX_RAX));
+		p = t_rm(p, in, 0x2b, 1, d);
 		break;
 	case RX_OP_IMUL_R:
-		rx_imul(a, d, rx_reg(s));
+		p[0] = 0x4d;
+		p[1] = 0x0f;
+		p[2] = 0xaf;
+		p[3] = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
+		p += 4;
 		break;
 	case RX_OP_IMUL_M:
-		rx_imul(a, d, sp_operand(c, in, in->src, RX_RAX));
+		p = t_rm(p, in, 0xaf, 2, d);
 		break;
 	case RX_OP_IMUL_C:
 		if (rx_fits_i32((int64_t)in->imm)) {
-			rx_imul_imm(a, d, rx_reg(d), (int32_t)in->imm);
+			p[0] = 0x4d;	/* imul d, d, imm32 */
+			p[1] = 0x69;
+			p[2] = (uint8_t)(0xc0 | (d & 7) << 3 | (d & 7));
+			p = put32(p + 3, (uint32_t)in->imm);
 		} else {
-			/* measured faster than a load from the pool */
-			rx_mov_imm(a, RX_RAX, in->imm);
-			rx_imul(a, d, rx_reg(RX_RAX));
+			/* mov rax, imm64; imul d, rax (measured faster than
+			 * a load from a constant pool) */
+			p[0] = 0x48;
+			p[1] = 0xb8;
+			memcpy(p + 2, &in->imm, 8);
+			p[10] = 0x4c;
+			p[11] = 0x0f;
+			p[12] = 0xaf;
+			p[13] = (uint8_t)(0xc0 | (d & 7) << 3);
+			p += 14;
 		}
 		break;
 	case RX_OP_IMULH_R:
-		emit_mulh(c, d, rx_reg(s), 0);
+		p = t_mulh(p, c, in, d, s, 0, 0);
 		break;
 	case RX_OP_IMULH_M:
-		emit_mulh(c, d, sp_operand(c, in, in->src, RX_RCX), 0);
+		p = t_mulh(p, c, in, d, s, 1, 0);
 		break;
 	case RX_OP_ISMULH_R:
-		emit_mulh(c, d, rx_reg(s), 1);
+		p = t_mulh(p, c, in, d, s, 0, 1);
 		break;
 	case RX_OP_ISMULH_M:
-		emit_mulh(c, d, sp_operand(c, in, in->src, RX_RCX), 1);
+		p = t_mulh(p, c, in, d, s, 1, 1);
 		break;
 	case RX_OP_INEG_R:
-		rx_grp3(a, 3, rx_reg(d));
+		p[0] = 0x49;
+		p[1] = 0xf7;
+		p[2] = (uint8_t)(0xd8 | (d & 7));
+		p += 3;
 		break;
 	case RX_OP_IXOR_R:
-		rx_alu(a, RX_XOR, d, rx_reg(s));
+		p = t_rr(p, 0x33, d, s);
 		break;
 	case RX_OP_IXOR_M:
-		rx_alu(a, RX_XOR, d, sp_operand(c, in, in->src, RX_RAX));
+		p = t_rm(p, in, 0x33, 1, d);
 		break;
 	case RX_OP_IXOR_C:
-		rx_alu_imm(a, 1, 6, rx_reg(d), (int32_t)in->imm);
+		p = t_ri(p, 6, d, (int32_t)in->imm);
 		break;
 	case RX_OP_IROR_R:
 	case RX_OP_IROL_R:
-		rx_alu32(a, RX_MOV, RX_RCX, rx_reg(s));
-		rx_shift_cl(a, in->op == RX_OP_IROR_R ? 1 : 0, d);
+		p[0] = 0x41;	/* mov ecx, s32 */
+		p[1] = 0x8b;
+		p[2] = (uint8_t)(0xc8 | (s & 7));
+		p[3] = 0x49;	/* ror/rol d, cl */
+		p[4] = 0xd3;
+		p[5] = (uint8_t)((in->op == RX_OP_IROR_R ? 0xc8 : 0xc0) |
+		    (d & 7));
+		p += 6;
 		break;
 	case RX_OP_IROR_C:
-		if (in->imm & 63)
-			rx_shift_imm(a, 1, 1, d, (unsigned)in->imm & 63);
+		if (in->imm & 63) {
+			p[0] = 0x49;
+			p[1] = 0xc1;
+			p[2] = (uint8_t)(0xc8 | (d & 7));
+			p[3] = (uint8_t)(in->imm & 63);
+			p += 4;
+		}
 		break;
 	case RX_OP_ISWAP_R:
-		rx_xchg(a, d, s);
+		p = t_rr(p, 0x87, d, s);
 		break;
 	case RX_OP_FSWAP_R:
-		rx_shufpd(a, in->dst, in->dst, 1);
+		p = t_sse(p, 0x66, 0xc6, x, x);
+		*p++ = 1;
 		break;
 	case RX_OP_FADD_R:
-		rx_sse(a, RX_ADDPD, in->dst, rx_reg(XA(in->src)));
+		p = t_sse(p, 0x66, 0x58, x, XA(in->src));
 		break;
 	case RX_OP_FSUB_R:
-		rx_sse(a, RX_SUBPD, in->dst, rx_reg(XA(in->src)));
+		p = t_sse(p, 0x66, 0x5c, x, XA(in->src));
 		break;
 	case RX_OP_FADD_M:
+		p = t_cvt(p, in);
+		p = t_sse(p, 0x66, 0x58, x, XTMP);
+		break;
 	case RX_OP_FSUB_M:
-		m = sp_operand(c, in, in->src, RX_RAX);
-		rx_sse(a, RX_CVTDQ2PD, XTMP, m);
-		rx_sse(a, in->op == RX_OP_FADD_M ? RX_ADDPD : RX_SUBPD, in->dst,
-		    rx_reg(XTMP));
+		p = t_cvt(p, in);
+		p = t_sse(p, 0x66, 0x5c, x, XTMP);
 		break;
 	case RX_OP_FSCAL_R:
-		rx_sse(a, RX_XORPS, in->dst, rx_reg(XSCALE));
+		p = t_sse(p, 0, 0x57, x, XSCALE);
 		break;
 	case RX_OP_FMUL_R:
-		rx_sse(a, RX_MULPD, in->dst, rx_reg(XA(in->src)));
+		p = t_sse(p, 0x66, 0x59, x, XA(in->src));
 		break;
 	case RX_OP_FDIV_M:
-		m = sp_operand(c, in, in->src, RX_RAX);
-		rx_sse(a, RX_CVTDQ2PD, XTMP, m);
-		rx_sse(a, RX_ANDPS, XTMP, rx_reg(XEAND));
-		rx_sse(a, RX_ORPS, XTMP, rx_reg(XEOR));
-		rx_sse(a, RX_DIVPD, in->dst, rx_reg(XTMP));
+		p = t_cvt(p, in);
+		p = t_sse(p, 0, 0x54, XTMP, XEAND);
+		p = t_sse(p, 0, 0x56, XTMP, XEOR);
+		p = t_sse(p, 0x66, 0x5e, x, XTMP);
 		break;
 	case RX_OP_FSQRT_R:
-		rx_sse(a, RX_SQRTPD, in->dst, rx_reg(in->dst));
-		break;
-	case RX_OP_CBRANCH:
-		rx_alu_imm(a, 1, 0, rx_reg(d), (int32_t)in->imm);
-		rx_test_imm(a, 1, rx_reg(d), (int32_t)in->mask);
-		rx_jump(a, 4, a->buf + c->pos[in->target]);
-		break;
-	case RX_OP_CFROUND:
-		emit_cfround(c, in);
+		p = t_sse(p, 0x66, 0x51, x, x);
 		break;
 	case RX_OP_ISTORE:
-		m = sp_operand(c, in, in->dst, RX_RAX);
-		rx_store(a, m, s);
+		p = t_addr(p, in, in->dst, RX_RAX);
+		*p++ = 0x4c;	/* mov [rsi + rax], s */
+		*p++ = 0x89;
+		p = t_mem(p, in, in->dst, RX_RAX, s);
 		break;
 	default:
 		break;
 	}
+	a->pos += (size_t)(p - p0);
 }
 
 /* Whether operation in writes integer register reg. */
@@ -644,12 +845,20 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
 	const uint8_t *top;
 	size_t to_top;
 
-	emit_prologue(a);
-	to_top = rx_jump8_fwd(a, -1);
-	rx_align(a, 64);
-	rx_patch8(a, to_top);
-	top = rx_asm_here(a);
-	emit_loop_load(a);
+	/* The prologue and the loop's first steps: only once per VM. */
+	if (*c->head_len) {
+		a->pos = *c->head_len;
+	} else {
+		emit_prologue(a);
+		to_top = rx_jump8_fwd(a, -1);
+		rx_align(a, 64);
+		rx_patch8(a, to_top);
+		*c->top = a->pos;
+		emit_loop_load(a);
+		if (!a->overflow)
+			*c->head_len = a->pos;
+	}
+	top = a->buf + *c->top;
 	if (c->full && !c->v2)
 		hoist = (rx_jit_experiment & 4) ? n : prefetch_point(code, n, cfg);
 	if (c->full && !(rx_jit_experiment & 8))
@@ -780,6 +989,8 @@ static int compile(rx_jit_vm *j, const rx_insn *code, unsigned n,
 	c.pool = (uint64_t *)(void *)j->mem.base;
 	c.npool = 0;
 	c.pos = j->pos;
+	c.head_len = &j->head_len;
+	c.top = &j->top;
 	c.bmi2 = (rx_jit_features() & POW_CPU_BMI2) != 0 && !(rx_jit_experiment & 1);
 	c.v2 = vm->v2;
 	c.full = vm->dataset != NULL;

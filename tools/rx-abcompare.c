@@ -27,6 +27,8 @@
  *                (madvise), not only where a library does so itself
  *   --build-both each library builds its own dataset (timed, one after
  *                the other), and the two must be the same
+ *   --build-by B the dataset built by library B (default: the one with a
+ *                JIT, A if both or neither have one)
  *   --large-pages caches, datasets and scratchpads in 2 MiB pages
  *                (RANDOMX_FLAG_LARGE_PAGES: reserve them first, about
  *                2400 for two full-mode libraries)
@@ -246,7 +248,7 @@ int main(int argc, char **argv)
 {
 	double seconds = 20, slice_s = 1;
 	int full = 0, v2 = 0, soft = 0, jit = 0, threads = 2, same_pages = 0;
-	int build_both = 0, large = 0;
+	int build_both = 0, large = 0, build_by_b = 0;
 	int all = 0, i, k, differ = 0;
 	const char *paths[2] = { NULL, NULL };
 	unsigned np = 0;
@@ -271,6 +273,9 @@ int main(int argc, char **argv)
 			same_pages = 1;
 		else if (!strcmp(argv[i], "--build-both"))
 			build_both = 1;
+		else if (!strcmp(argv[i], "--build-by") && i + 1 < argc &&
+		    (!strcmp(argv[i + 1], "A") || !strcmp(argv[i + 1], "B")))
+			build_by_b = argv[++i][0] == 'B' ? 1 : -1;
 		else if (!strcmp(argv[i], "--large-pages"))
 			large = RANDOMX_FLAG_LARGE_PAGES;
 		else if (!strcmp(argv[i], "--init") && i + 1 < argc)
@@ -284,7 +289,8 @@ int main(int argc, char **argv)
 	    threads > 64) {
 		fprintf(stderr, "usage: rx-abcompare [-s SECONDS] [-S SECONDS] "
 		    "[--full] [--v2] [--soft] [--all] [--jit] [--init N] "
-		    "[--same-pages] [--build-both] [--large-pages] libA.so "
+		    "[--same-pages] [--build-both] [--build-by A|B] "
+		    "[--large-pages] libA.so "
 		    "libB.so\n");
 		return 2;
 	}
@@ -303,7 +309,8 @@ int main(int argc, char **argv)
 		L[i].init_cache(L[i].cache, &seed, sizeof(seed));
 	}
 	if (full) {
-		int builder = (L[1].get_flags() & RANDOMX_FLAG_JIT) &&
+		int builder = build_by_b ? build_by_b > 0 :
+		    (L[1].get_flags() & RANDOMX_FLAG_JIT) &&
 		    !(L[0].get_flags() & RANDOMX_FLAG_JIT);
 		size_t bytes = (size_t)L[0].item_count() * 64;
 		double t0 = now();
