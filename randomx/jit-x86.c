@@ -93,7 +93,6 @@ typedef struct rx_jit_ctx {
 } rx_jit_ctx;
 
 typedef void (*program_fn)(rx_jit_ctx *ctx);
-unsigned rx_jit_experiment;
 
 struct rx_jit_vm {
 	rx_jit_ctx ctx __attribute__((aligned(64)));
@@ -860,8 +859,8 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
 	}
 	top = a->buf + *c->top;
 	if (c->full && !c->v2)
-		hoist = (rx_jit_experiment & 4) ? n : prefetch_point(code, n, cfg);
-	if (c->full && !(rx_jit_experiment & 8))
+		hoist = prefetch_point(code, n, cfg);
+	if (c->full)
 		sp_at = last_write_after(code, n, cfg->read_reg[0],
 		    cfg->read_reg[1]);
 	for (i = 0; i < n; i++) {
@@ -991,7 +990,7 @@ static int compile(rx_jit_vm *j, const rx_insn *code, unsigned n,
 	c.pos = j->pos;
 	c.head_len = &j->head_len;
 	c.top = &j->top;
-	c.bmi2 = (rx_jit_features() & POW_CPU_BMI2) != 0 && !(rx_jit_experiment & 1);
+	c.bmi2 = (rx_jit_features() & POW_CPU_BMI2) != 0;
 	c.v2 = vm->v2;
 	c.full = vm->dataset != NULL;
 	c.mix_fe = vm->aes->mix_fe;

@@ -21,6 +21,11 @@
  *   --soft       software AES (default: AES-NI)
  *   --all        v1 and v2, each with AES-NI and software AES, one after
  *                the other on the same cache or dataset
+ *   --v1v2       v1 and v2 (with the AES chosen), one after the other
+ *   --repeat N   the whole set N times (default 1); then each
+ *                configuration's B / A ratios, their mean and spread
+ *   --cpu-time   slices timed in the thread's CPU time, not wall time
+ *                (a shared machine's other work then counts less)
  *   --jit        VMs with RANDOMX_FLAG_JIT where a library offers it
  *   --init N     threads that build the dataset (default 2)
  *   --same-pages ask for transparent huge pages on both datasets
@@ -111,12 +116,19 @@ static void load(lib *l, const char *path)
 	*(void **)&l->hash_last = sym(l, "randomx_calculate_hash_last");
 }
 
-static double now(void)
+static clockid_t slice_clock = CLOCK_MONOTONIC;
+
+static double clock_now(clockid_t id)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(id, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double now(void)
+{
+	return clock_now(CLOCK_MONOTONIC);
 }
 
 typedef struct {
@@ -160,7 +172,7 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 {
 	uint8_t block[76], h[RANDOMX_HASH_SIZE];
 	uint64_t x = 0, w;
-	double t0 = now();
+	double t0 = clock_now(slice_clock);
 	unsigned i, j;
 
 	memset(block, 0x5a, sizeof(block));
@@ -179,7 +191,7 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 			x ^= w * (2 * (uint64_t)i + 1);
 		}
 	}
-	l->seconds += now() - t0;
+	l->seconds += clock_now(slice_clock) - t0;
 	l->hashes += count;
 	return x;
 }
@@ -190,7 +202,7 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
  * hashes differed.
  */
 static int measure(lib *L, double seconds, double slice_s, int full, int v2,
-    int soft, int jit, int large)
+    int soft, int jit, int large, double *ratio)
 {
 	static uint32_t nonce;
 	unsigned count, k;
@@ -239,6 +251,8 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 	    v2 ? "v2" : "v1", soft ? "soft" : "hard", jit ? ", JIT" : "",
 	    large ? ", large pages" : "",
 	    differ ? "DIFFER" : "identical");
+	*ratio = ((double)L[1].hashes / L[1].seconds) /
+	    ((double)L[0].hashes / L[0].seconds);
 	for (i = 0; i < 2; i++)
 		L[i].destroy_vm(L[i].vm);
 	return differ;
@@ -248,7 +262,9 @@ int main(int argc, char **argv)
 {
 	double seconds = 20, slice_s = 1;
 	int full = 0, v2 = 0, soft = 0, jit = 0, threads = 2, same_pages = 0;
-	int build_both = 0, large = 0, build_by_b = 0;
+	int build_both = 0, large = 0, build_by_b = 0, v1v2 = 0, repeat = 1;
+	int r, nconf = 0, conf_v2[4], conf_soft[4];
+	double ratio[4][64];
 	int all = 0, i, k, differ = 0;
 	const char *paths[2] = { NULL, NULL };
 	unsigned np = 0;
@@ -267,6 +283,12 @@ int main(int argc, char **argv)
 			soft = 1;
 		else if (!strcmp(argv[i], "--all"))
 			all = 1;
+		else if (!strcmp(argv[i], "--v1v2"))
+			v1v2 = 1;
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--cpu-time"))
+			slice_clock = CLOCK_THREAD_CPUTIME_ID;
 		else if (!strcmp(argv[i], "--jit"))
 			jit = 1;
 		else if (!strcmp(argv[i], "--same-pages"))
@@ -286,9 +308,10 @@ int main(int argc, char **argv)
 			np = 99;
 	}
 	if (np != 2 || seconds <= 0 || slice_s <= 0 || threads < 1 ||
-	    threads > 64) {
+	    threads > 64 || repeat < 1 || repeat > 64) {
 		fprintf(stderr, "usage: rx-abcompare [-s SECONDS] [-S SECONDS] "
-		    "[--full] [--v2] [--soft] [--all] [--jit] [--init N] "
+		    "[--full] [--v2] [--soft] [--all] [--v1v2] [--repeat N] "
+		    "[--cpu-time] [--jit] [--init N] "
 		    "[--same-pages] [--build-both] [--build-by A|B] "
 		    "[--large-pages] libA.so "
 		    "libB.so\n");
@@ -353,13 +376,32 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < 4; k++) {
 		if (all) {
-			v2 = k >> 1;
-			soft = k & 1;
-		} else if (k) {
-			break;
+			conf_v2[nconf] = k >> 1;
+			conf_soft[nconf++] = k & 1;
+		} else if (v1v2 && k < 2) {
+			conf_v2[nconf] = k;
+			conf_soft[nconf++] = soft;
+		} else if (k == 0) {
+			conf_v2[nconf] = v2;
+			conf_soft[nconf++] = soft;
 		}
-		differ |= measure(L, seconds, slice_s, full, v2, soft, jit,
-		    large);
+	}
+	for (r = 0; r < repeat; r++)
+		for (k = 0; k < nconf; k++)
+			differ |= measure(L, seconds, slice_s, full, conf_v2[k],
+			    conf_soft[k], jit, large, &ratio[k][r]);
+	for (k = 0; repeat > 1 && k < nconf; k++) {
+		double sum = 0, lo = ratio[k][0], hi = ratio[k][0];
+
+		printf("%s, %s AES: B / A", conf_v2[k] ? "v2" : "v1",
+		    conf_soft[k] ? "soft" : "hard");
+		for (r = 0; r < repeat; r++) {
+			printf(" %.3f", ratio[k][r]);
+			sum += ratio[k][r];
+			lo = ratio[k][r] < lo ? ratio[k][r] : lo;
+			hi = ratio[k][r] > hi ? ratio[k][r] : hi;
+		}
+		printf("; mean %.3f, range %.3f-%.3f\n", sum / repeat, lo, hi);
 	}
 	for (i = 0; i < 2; i++) {
 		if (L[i].dataset)
