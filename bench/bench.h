@@ -73,6 +73,7 @@ typedef struct {
 	const char *impl;
 	/* RandomX (--randomx) */
 	int randomx, rx_v2, rx_full, rx_large_pages, rx_soft_aes;
+	int rx_interpreter;
 	/* the hashing API (--hashes) */
 	int hashes, cpu_time, merkle_min, merkle_max;
 	double ghz;

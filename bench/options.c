@@ -93,6 +93,8 @@ static void print_usage(void)
 "                    many threads as the largest count of -t\n"
 "  --large-pages     cache, dataset and scratchpads in huge pages\n"
 "  --soft-aes        software AES (default: AES-NI where the CPU has it)\n"
+"  --interpreter     interpreted programs and SuperscalarHash (default: the\n"
+"                    JIT where there is one, x86-64)\n"
 "The hashing API (instead; -s (default 1), -t (its largest count), --json):\n"
 "  --hashes          SHA-256, SHA256D64, recursive SHA-256 and Merkle\n"
 "                    roots per implementation\n"
@@ -240,7 +242,7 @@ static void check_randomx(const bench_options *o)
 {
 	const char *rx = o->rx_v2 ? "--v2" : o->rx_full ? "--full" :
 	    o->rx_large_pages ? "--large-pages" : o->rx_soft_aes ?
-	    "--soft-aes" : NULL;
+	    "--soft-aes" : o->rx_interpreter ? "--interpreter" : NULL;
 	const char *yp = o->preset ? "--preset" : o->b2b ? "--b2b" :
 	    o->pers_option ? o->pers_option : o->impl ? "--impl" : NULL;
 
@@ -316,7 +318,7 @@ enum { OPT_PERS = 256, OPT_PERS_HEX, OPT_NO_PERS, OPT_PRESET,
     OPT_LIST_PRESETS, OPT_B2B, OPT_IMPL, OPT_AFFINITY, OPT_JSON,
     OPT_COMPONENTS, OPT_BATCH, OPT_RANDOMX, OPT_V2, OPT_FULL,
     OPT_LARGE_PAGES, OPT_SOFT_AES, OPT_HASHES, OPT_GHZ, OPT_CPU_TIME,
-    OPT_MERKLE, OPT_ONLY };
+    OPT_MERKLE, OPT_ONLY, OPT_INTERPRETER };
 
 static const struct option long_options[] = {
 	{ "threads", required_argument, NULL, 't' },
@@ -339,6 +341,7 @@ static const struct option long_options[] = {
 	{ "full", no_argument, NULL, OPT_FULL },
 	{ "large-pages", no_argument, NULL, OPT_LARGE_PAGES },
 	{ "soft-aes", no_argument, NULL, OPT_SOFT_AES },
+	{ "interpreter", no_argument, NULL, OPT_INTERPRETER },
 	{ "hashes", no_argument, NULL, OPT_HASHES },
 	{ "ghz", required_argument, NULL, OPT_GHZ },
 	{ "cpu-time", no_argument, NULL, OPT_CPU_TIME },
@@ -419,6 +422,9 @@ static void apply_option(bench_options *o, int c, const char *arg)
 		break;
 	case OPT_SOFT_AES:
 		o->rx_soft_aes = 1;
+		break;
+	case OPT_INTERPRETER:
+		o->rx_interpreter = 1;
 		break;
 	case OPT_HASHES:
 		o->hashes = 1;

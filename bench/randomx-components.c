@@ -17,6 +17,10 @@
  *   VM program                     programs/s (light mode: dataset items
  *                                  computed; the program loop alone)
  *   whole hash                     H/s (light mode)
+ * With RANDOMX_FLAG_JIT (x86-64, unless --interpreter) also the compiled
+ * dataset items (as the dataset is built: AVX2 where the CPU has it; two
+ * at a time, as a light VM computes them) and the compiled VM program;
+ * the whole hash is then the JIT's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +28,11 @@
 
 #include "bench/bench.h"
 #include "blake2b.h"
+#include "cpu-features.h"
 #include "randomx/argon2d.h"
 #include "randomx/blake2-generator.h"
 #include "randomx/dataset.h"
+#include "randomx/jit.h"
 #include "randomx/program.h"
 #include "randomx/randomx.h"
 #include "randomx/vm.h"
@@ -41,6 +47,10 @@ typedef struct {
 	rx_vm_state *state;
 	uint8_t *buf;		/* 2 MiB */
 	rx_argon2_impl argon2;
+#if RX_HAVE_JIT
+	rx_ss_jit *ss;		/* with RANDOMX_FLAG_JIT */
+	rx_jit_vm *jit;
+#endif
 } rx_part;
 
 #define BUF_BYTES ((size_t)2 << 20)
@@ -131,6 +141,50 @@ static uint32_t run_item(bench_part *p, uint64_t count)
 	}
 	return r->buf[0];
 }
+
+#if RX_HAVE_JIT
+/* Compiled: 64 at a time, as the dataset is built (AVX2 if there). */
+static uint32_t run_jit_items_range(bench_part *p, uint64_t count)
+{
+	rx_part *r = (rx_part *)p;
+	uint64_t start = 0;
+
+	while (count--) {
+		rx_ss_jit_dataset_init(r->ss, r->cache, r->buf - 64 * start,
+		    start, 64);
+		start += 64 * 1024;
+	}
+	return r->buf[0];
+}
+
+/* Compiled, two at a time, as a light v1 VM computes them. */
+static uint32_t run_jit_items_pair(bench_part *p, uint64_t count)
+{
+	rx_part *r = (rx_part *)p;
+	uint64_t n[2] = { 7, 8 };
+
+	while (count--) {
+		rx_ss_jit_items(r->ss, r->cache->memory, n, 2, r->buf);
+		n[0] = (n[0] * 6364136223846793005ULL + 1442695040888963407ULL) %
+		    RX_DATASET_ITEMS;
+		n[1] = (n[0] ^ 0x5555) % RX_DATASET_ITEMS;
+	}
+	return r->buf[0];
+}
+
+static uint32_t run_jit_program(bench_part *p, uint64_t count)
+{
+	rx_part *r = (rx_part *)p;
+	uint8_t seed[64];
+
+	memcpy(seed, r->buf, 64);
+	while (count--) {
+		rx_jit_vm_run_program(r->jit, r->state, seed, r->ss);
+		seed[0] ^= (uint8_t)r->state->regs.r[0];
+	}
+	return (uint32_t)r->state->regs.r[1];
+}
+#endif
 
 static uint32_t run_aes_fill(bench_part *p, uint64_t count)
 {
@@ -237,6 +291,16 @@ static size_t build_parts(rx_part *list, randomx_flags f)
 	    run_items_range);
 	add(list, &n, "dataset items, one at a time", "MB/s", 64e-6,
 	    run_item);
+#if RX_HAVE_JIT
+	if (f & RANDOMX_FLAG_JIT) {
+		snprintf(name, sizeof(name), "dataset items, JIT, 64 at a time "
+		    "(%s)", rx_jit_features() & POW_CPU_AVX2 ? "avx2" :
+		    "scalar");
+		add(list, &n, name, "MB/s", 64 * 64e-6, run_jit_items_range);
+		add(list, &n, "dataset items, JIT, two at a time", "MB/s",
+		    2 * 64e-6, run_jit_items_pair);
+	}
+#endif
 	for (a = 0; a < 2; a++) {
 		const rx_aes_impl *aes = a ? &rx_aes_soft : hard;
 
@@ -255,7 +319,13 @@ static size_t build_parts(rx_part *list, randomx_flags f)
 	    run_program_gen);
 	add(list, &n, "VM program, light mode", "programs/s", 1,
 	    run_vm_program)->part.in_hash = 1;
-	add(list, &n, "whole hash, light mode", "H/s", 1, run_whole);
+#if RX_HAVE_JIT
+	if (f & RANDOMX_FLAG_JIT)
+		add(list, &n, "VM program, light mode, JIT", "programs/s", 1,
+		    run_jit_program)->part.in_hash = 1;
+#endif
+	add(list, &n, f & RANDOMX_FLAG_JIT ? "whole hash, light mode, JIT" :
+	    "whole hash, light mode", "H/s", 1, run_whole);
 	for (i = 0; i < n; i++)
 		list[i].flags = f;
 	return n;
@@ -267,7 +337,8 @@ int bench_randomx_components(const bench_options *o, randomx_flags f,
 	static rx_part list[32];
 	randomx_flags light = f & ~RANDOMX_FLAG_FULL_MEM;
 	randomx_cache *cache = randomx_alloc_cache(light &
-	    (RANDOMX_FLAG_LARGE_PAGES | RANDOMX_FLAG_ARGON2));
+	    (RANDOMX_FLAG_LARGE_PAGES | RANDOMX_FLAG_ARGON2 |
+	    RANDOMX_FLAG_JIT));
 	randomx_vm *vm = NULL;
 	rx_vm_state *state = NULL;
 	uint8_t *buf = NULL;
@@ -298,12 +369,27 @@ int bench_randomx_components(const bench_options *o, randomx_flags f,
 	state->item_trace = NULL;
 	memset(&state->regs, 0, sizeof(state->regs));
 
+#if RX_HAVE_JIT
+	rx_ss_jit *ss = NULL;
+	rx_jit_vm *jit = NULL;
+
+	if ((f & RANDOMX_FLAG_JIT) && (!(ss = rx_ss_jit_new(0)) ||
+	    rx_ss_jit_compile(ss, state->cache) ||
+	    !(jit = rx_jit_vm_new(0)))) {
+		fprintf(stderr, "benchmark: the RandomX JIT failed\n");
+		return 1;
+	}
+#endif
 	n = build_parts(list, f);
 	for (i = 0; i < n; i++) {
 		list[i].cache = state->cache;
 		list[i].vm = vm;
 		list[i].state = state;
 		list[i].buf = buf;
+#if RX_HAVE_JIT
+		list[i].ss = ss;
+		list[i].jit = jit;
+#endif
 	}
 	if (o->ncpus)
 		bench_pin_thread(o->cpus[0]);
@@ -324,6 +410,10 @@ int bench_randomx_components(const bench_options *o, randomx_flags f,
 	}
 	randomx_destroy_vm(vm);
 	randomx_release_cache(cache);
+#if RX_HAVE_JIT
+	rx_ss_jit_free(ss);
+	rx_jit_vm_free(jit);
+#endif
 	free(state->scratchpad);
 	free(state);
 	free(buf);

@@ -3,7 +3,7 @@
  * yespower.
  *
  *   benchmark --randomx [--v2] [--full] [--large-pages] [--soft-aes]
- *             [-t LIST] [-s SECONDS] [-w SECONDS] [--batch K]
+ *             [--interpreter] [-t LIST] [-s SECONDS] [-w SECONDS] [--batch K]
  *             [--affinity MODE] [--json] [--components]
  *
  * It builds the cache for a fixed key (and with --full the 2080 MiB
@@ -132,6 +132,8 @@ static randomx_flags flags_for(const bench_options *o)
 
 	if (o->rx_soft_aes)
 		f &= ~RANDOMX_FLAG_HARD_AES;
+	if (o->rx_interpreter)
+		f &= ~RANDOMX_FLAG_JIT;
 	if (o->rx_v2)
 		f |= RANDOMX_FLAG_V2;
 	if (o->rx_full)
@@ -148,12 +150,13 @@ static const char *argon2_name(randomx_flags f)
 	return f & RANDOMX_FLAG_ARGON2_SSSE3 ? "ssse3" : "portable";
 }
 
-/* "v2, light mode, AES-NI, Argon2d avx2" and so on. */
+/* "v2, light mode, JIT, AES-NI, Argon2d avx2" and so on. */
 static void describe(char *buf, size_t size, randomx_flags f)
 {
-	snprintf(buf, size, "%s, %s mode, %s AES, Argon2d %s%s",
+	snprintf(buf, size, "%s, %s mode, %s, %s AES, Argon2d %s%s",
 	    f & RANDOMX_FLAG_V2 ? "v2" : "v1",
 	    f & RANDOMX_FLAG_FULL_MEM ? "full" : "light",
+	    f & RANDOMX_FLAG_JIT ? "JIT" : "interpreter",
 	    f & RANDOMX_FLAG_HARD_AES ? "hardware" : "software",
 	    argon2_name(f), f & RANDOMX_FLAG_LARGE_PAGES ?
 	    ", large pages" : "");
@@ -226,7 +229,7 @@ int bench_randomx(const bench_options *o, char **argv)
 
 	t0 = bench_wall();
 	if (!(job.cache = randomx_alloc_cache(f & (RANDOMX_FLAG_LARGE_PAGES |
-	    RANDOMX_FLAG_ARGON2)))) {
+	    RANDOMX_FLAG_ARGON2 | RANDOMX_FLAG_JIT)))) {
 		fprintf(stderr, "benchmark: cannot allocate the RandomX cache"
 		    "%s\n", f & RANDOMX_FLAG_LARGE_PAGES ? " in large pages "
 		    "(as root: sysctl vm.nr_hugepages=1200)" : "");

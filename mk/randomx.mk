@@ -24,15 +24,20 @@ RX_BUILD = $(B)/randomx
 
 # The cache and dataset: Argon2d, Blake2Generator, SuperscalarHash.  The
 # VM: AES, program generation and decoding, the interpreter, the API.
+# The JIT compilers (x86-64 only: the files compile to nothing on 32-bit
+# x86, see randomx/jit.h) are generic code that emits machine code; they
+# get no ISA flags either.
 RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
 	randomx/superscalar.c randomx/dataset.c randomx/aes.c \
 	randomx/program.c randomx/vm-interp.c randomx/api.c
 RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
-	randomx/aes-ni.c
+	randomx/aes-ni.c randomx/jit-mem.c randomx/jit-x86.c \
+	randomx/jit-superscalar-x86.c
 RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
 	yespower-platform.c
 RX_TESTS = test/randomx/tests-rx-cache.c test/randomx/tests-rx-vm.c \
-	test/randomx/api-compat.c test/randomx/tests-rx-fork.c
+	test/randomx/api-compat.c test/randomx/tests-rx-fork.c \
+	test/randomx/tests-rx-jit.c
 
 RX_CFLAGS_argon2d-ssse3 = -mssse3
 RX_CFLAGS_argon2d-avx2 = -mavx2
@@ -85,6 +90,10 @@ $(RX_TEST_PROGS): $(RX_BUILD)/%: $(RX_BUILD)/%.o $(RX_BUILD)/librandomx.a \
     $(B)/tools/util.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(RX_LDLIBS)
 
+# The JIT's test shares the program-by-program comparison with the fuzz
+# target.
+$(RX_BUILD)/tests-rx-jit: $(RX_BUILD)/rx-jit-diff.o
+
 # The comparison tools load the libraries they compare.
 rx-abcompare: $(RX_BUILD)/rx-abcompare
 rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare
@@ -104,11 +113,16 @@ check-randomx: $(RX_TEST_PROGS)
 	done; exit $$fail
 
 # Full mode end to end: the whole 2080 MiB dataset, built on every CPU
-# (minutes without a JIT); .ci/run runs it.
-check-randomx-full: $(RX_BUILD)/tests-rx-vm $(RX_BUILD)/api-compat
+# (minutes by the interpreter); .ci/run runs it.
+# tests-rx-jit builds it again with the compiled SuperscalarHash.
+check-randomx-full: $(RX_BUILD)/tests-rx-vm $(RX_BUILD)/api-compat \
+    $(RX_BUILD)/tests-rx-jit
 	@RANDOMX_TEST_FULL=1 $(RX_BUILD)/tests-rx-vm > \
 		$(RX_BUILD)/tests-rx-vm-full.out 2>&1; rc=$$?; \
 	grep -v ': ok$$' $(RX_BUILD)/tests-rx-vm-full.out | tail -n 20; \
+	RANDOMX_TEST_FULL=1 $(RX_BUILD)/tests-rx-jit > \
+		$(RX_BUILD)/tests-rx-jit-full.out 2>&1 || rc=1; \
+	tail -n 20 $(RX_BUILD)/tests-rx-jit-full.out; \
 	$(RX_BUILD)/api-compat --full --threads $$(nproc) || rc=1; exit $$rc
 
 .PHONY: check-randomx check-randomx-full rx-abcompare rx-cache-abcompare

@@ -8,11 +8,13 @@
 #                         fails
 #   make check-valgrind   a reduced set under valgrind memcheck; an error, or
 #                         a leak "definitely" or "indirectly lost", fails
-#   make fuzz-smoke       the fuzz target under libFuzzer (FUZZ_CC, default
+#   make fuzz-smoke       the fuzz targets under libFuzzer (FUZZ_CC, default
 #                         clang; in build/fuzz/) for FUZZ_SECONDS seconds
-#                         (default 60)
-#   make fuzz-replay      the corpus (test/fuzz/corpus, and build/fuzz/corpus
-#                         if there is one) through the plain driver
+#                         each (default 60): fuzz-yespower, and on x86
+#                         fuzz-rx-jit (the RandomX JIT)
+#   make fuzz-replay      the corpora (test/fuzz/corpus and corpus-rx-jit,
+#                         and build/fuzz/'s if there are) through the plain
+#                         drivers
 #   make reliability-build  all the instrumented programs (use -j)
 #
 # `make check` runs check-misuse, check-exhaust, check-stress and
@@ -21,7 +23,7 @@
 #h Reliability (mk/reliability.mk; .ci/run runs them):
 #h   check-sanitize       every test under ASan+UBSan, every core, the reference
 #h   check-valgrind       misuse, fuzz corpus and thread exits under memcheck
-#h   fuzz-smoke           FUZZ_SECONDS of libFuzzer (clang)
+#h   fuzz-smoke           FUZZ_SECONDS of libFuzzer (clang) per target
 #h   check-fork-huge      a child of fork() with the huge page pool taken
 
 # ---- settings ----
@@ -84,6 +86,9 @@ check-stress: $(B)/test/tests-stress
 
 check-fuzz-replay: fuzz-replay
 
+# The RandomX JIT's fuzz target runs where there is a JIT: x86-64 (not x32).
+RX_HAS_JIT = $(filter x86_64-% amd64-%,$(filter-out %x32,$(MACHINE)))
+
 # tests-fork and tests-rx-fork with the huge page pool exhausted: needs
 # huge pages reserved (as root: sysctl vm.nr_hugepages=160, for RandomX's
 # 256 MiB cache), which .ci/run does around it.
@@ -141,27 +146,66 @@ $(B)/fuzz/replay: $(B)/fuzz/plain/replay.o $(B)/fuzz/plain/fuzz-yespower.o \
     $(B)/yespower-ref-renamed.o libyespower.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-fuzz-replay: $(B)/fuzz/replay
+fuzz-replay: $(B)/fuzz/replay $(if $(RX_HAS_JIT),$(RX_BUILD)/replay-rx-jit)
 	@$(B)/fuzz/replay $(CORPUS) $(wildcard $(FUZZ)/corpus)
+ifneq ($(RX_HAS_JIT),)
+	@$(RX_BUILD)/replay-rx-jit $(RX_CORPUS) $(wildcard $(FUZZ)/corpus-rx-jit)
+endif
 
-# libFuzzer adds what it finds to build/fuzz/corpus (the seeds in
-# test/fuzz/corpus stay as they are) and writes a failing input to
-# build/fuzz/crash-*; its log is build/fuzz/fuzz-smoke.log.
-fuzz-smoke: $(FUZZ)/fuzz-yespower
-	@mkdir -p $(FUZZ)/corpus
-	@echo "fuzz-smoke: $(FUZZ_SECONDS) s of libFuzzer ($(FUZZ_CC))"
-	@$(FUZZ)/fuzz-yespower -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=512 -timeout=60 -rss_limit_mb=4096 \
-		-print_final_stats=1 -artifact_prefix=$(FUZZ)/ \
-		$(FUZZ)/corpus $(CORPUS) > $(FUZZ)/fuzz-smoke.log 2>&1; \
+# ---- the RandomX JIT's fuzz target ----
+
+# test/fuzz/fuzz-rx-jit.c: the JIT against the interpreter on programs
+# from fuzz data (x86 builds; elsewhere there is no JIT).  Under libFuzzer
+# RandomX's sources are compiled instrumented in build/fuzz/rx/, each with
+# its own flags; the plain replay links build/randomx/librandomx.a.
+RX_CORPUS = test/fuzz/corpus-rx-jit
+FUZZ_RX_OBJS = $(patsubst %.c,$(FUZZ)/rx/%.o,$(RX_LIB_SRCS) \
+	test/fuzz/fuzz-rx-jit.c test/randomx/rx-jit-diff.c)
+
+$(FUZZ)/rx/%.o: %.c $(FUZZ)/CONFIG
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(RX_DEFS) $(RX_CFLAGS_$(*F)) -c $< -o $@
+
+$(FUZZ)/fuzz-rx-jit: $(FUZZ_RX_OBJS)
+	$(FUZZ_CC) $(SAN_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(RX_LDLIBS)
+
+$(RX_BUILD)/fuzz-rx-jit.o: test/fuzz/fuzz-rx-jit.c $(B)/CONFIG
+	@mkdir -p $(@D)
+	$(CC) $(RX_ALL_CFLAGS) -c $< -o $@
+
+$(RX_BUILD)/replay-rx-jit: $(B)/fuzz/plain/replay.o \
+    $(RX_BUILD)/fuzz-rx-jit.o $(RX_BUILD)/rx-jit-diff.o \
+    $(RX_BUILD)/librandomx.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(RX_LDLIBS)
+
+# libFuzzer adds what it finds to build/fuzz/corpus (build/fuzz/corpus-rx-jit
+# for the JIT's target; the seeds in test/fuzz/ stay as they are) and
+# writes a failing input to build/fuzz/crash-* (rx-jit-crash-*); the logs
+# are build/fuzz/fuzz-smoke.log and fuzz-smoke-rx-jit.log.  Each target
+# runs FUZZ_SECONDS.
+#   $(call fuzz_run,TARGET,CORPUS-DIR,SEEDS,LOG,ARTIFACT-PREFIX,MAX-LEN)
+define fuzz_run
+	@mkdir -p $(FUZZ)/$(2)
+	@echo "fuzz-smoke: $(FUZZ_SECONDS) s of libFuzzer ($(FUZZ_CC)) on $(1)"
+	@$(FUZZ)/$(1) -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=$(6) -timeout=60 -rss_limit_mb=4096 \
+		-print_final_stats=1 -artifact_prefix=$(FUZZ)/$(5) \
+		$(FUZZ)/$(2) $(3) > $(FUZZ)/$(4) 2>&1; \
 	rc=$$?; \
-	if [ $$rc != 0 ]; then tail -n 60 $(FUZZ)/fuzz-smoke.log; \
-		echo "fuzz-smoke: 0 passed, 1 failed (log:" \
-		    "$(FUZZ)/fuzz-smoke.log)"; exit $$rc; fi; \
+	if [ $$rc != 0 ]; then tail -n 60 $(FUZZ)/$(4); \
+		echo "fuzz-smoke: 0 passed, 1 failed ($(1); log:" \
+		    "$(FUZZ)/$(4))"; exit $$rc; fi; \
 	grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^Done' \
-		$(FUZZ)/fuzz-smoke.log; \
-	echo "fuzz-smoke: 1 passed, 0 failed ($$(ls $(FUZZ)/corpus | wc -l)" \
-		"inputs in $(FUZZ)/corpus; no difference)"
+		$(FUZZ)/$(4); \
+	echo "fuzz-smoke: 1 passed, 0 failed ($(1): $$(ls $(FUZZ)/$(2) | wc -l)" \
+		"inputs in $(FUZZ)/$(2); no difference)"
+endef
+
+fuzz-smoke: $(FUZZ)/fuzz-yespower $(if $(RX_HAS_JIT),$(FUZZ)/fuzz-rx-jit)
+	$(call fuzz_run,fuzz-yespower,corpus,$(CORPUS),fuzz-smoke.log,,512)
+ifneq ($(RX_HAS_JIT),)
+	$(call fuzz_run,fuzz-rx-jit,corpus-rx-jit,$(RX_CORPUS),fuzz-smoke-rx-jit.log,rx-jit-,4096)
+endif
 
 # ---- sanitizers ----
 
@@ -193,7 +237,8 @@ $(SAN)/replay: $(SAN)/fuzz/replay.o $(SAN)/fuzz/fuzz-yespower.o \
 	$(SAN_CC) $(SAN_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Every instrumented program, for one parallel make before the checks.
-reliability-build: $(SAN_PROGS) $(FUZZ)/fuzz-yespower $(B)/fuzz/replay
+reliability-build: $(SAN_PROGS) $(FUZZ)/fuzz-yespower $(B)/fuzz/replay \
+    $(if $(RX_HAS_JIT),$(FUZZ)/fuzz-rx-jit)
 
 # rel_run LOG CMD...: run CMD with its output in LOG, shown if it fails;
 # counts into passed and failed.

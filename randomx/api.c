@@ -15,6 +15,7 @@
 #include "randomx/randomx.h"
 #include "randomx/aes.h"
 #include "randomx/dataset.h"
+#include "randomx/jit.h"
 #include "randomx/vm.h"
 #include "blake2b.h"
 #include "sysendian.h"
@@ -45,7 +46,12 @@ struct randomx_cache {
 	yespower_region_t pages;
 	rx_argon2_impl impl;
 	int initialized;
+	unsigned generation;		/* counts initializations */
 	uint8_t key_digest[64];		/* BLAKE2b-512 of the key */
+#if RX_HAVE_JIT
+	rx_ss_jit *ss_jit;		/* RANDOMX_FLAG_JIT: compiled programs */
+	int ss_jit_ok;			/* ss_jit holds this key's programs */
+#endif
 };
 
 struct randomx_dataset {
@@ -63,6 +69,15 @@ struct randomx_vm {
 	int full;
 	enum batch_state batch;
 	uint8_t seed[64];		/* the pending hash's generator state */
+#if RX_HAVE_JIT
+	rx_jit_vm *jit;			/* RANDOMX_FLAG_JIT: the compiler */
+	int secure;
+	/* light mode on a cache without compiled programs: the VM's own */
+	rx_ss_jit *own_ss;
+	const randomx_cache *own_ss_cache;
+	unsigned own_ss_generation;
+	int own_ss_ok;
+#endif
 };
 
 randomx_flags randomx_get_flags(void)
@@ -75,6 +90,9 @@ randomx_flags randomx_get_flags(void)
 		flags |= RANDOMX_FLAG_ARGON2_AVX2;
 	if (rx_argon2_impl_available(RX_ARGON2_SSSE3))
 		flags |= RANDOMX_FLAG_ARGON2_SSSE3;
+#if RX_HAVE_JIT
+	flags |= RANDOMX_FLAG_JIT;
+#endif
 	return (randomx_flags)flags;
 }
 
@@ -84,12 +102,18 @@ static int unknown_flags(randomx_flags flags)
 	return ((unsigned)flags & ~KNOWN_FLAGS) != 0;
 }
 
+/* RANDOMX_FLAG_JIT where this build has no JIT: refused, as the reference. */
+static int jit_refused(randomx_flags flags)
+{
+	return !RX_HAVE_JIT && (flags & RANDOMX_FLAG_JIT);
+}
+
 randomx_cache *randomx_alloc_cache(randomx_flags flags)
 {
 	rx_argon2_impl impl = RX_ARGON2_PORTABLE;
 	randomx_cache *cache;
 
-	if (unknown_flags(flags) || (flags & RANDOMX_FLAG_JIT))
+	if (unknown_flags(flags) || jit_refused(flags))
 		return NULL;
 	/* AVX2 wins when both are set, as in the reference. */
 	if (flags & RANDOMX_FLAG_ARGON2_AVX2)
@@ -108,6 +132,17 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 	}
 	cache->state.memory = cache->pages.aligned;
 	cache->impl = impl;
+#if RX_HAVE_JIT
+	if (flags & RANDOMX_FLAG_JIT) {
+		cache->ss_jit = rx_ss_jit_new(
+		    (flags & RANDOMX_FLAG_SECURE) != 0);
+		if (!cache->ss_jit) {
+			pages_free(&cache->pages);
+			free(cache);
+			return NULL;
+		}
+	}
+#endif
 	return cache;
 }
 
@@ -130,6 +165,13 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 	    cache->impl);
 	memcpy(cache->key_digest, digest, sizeof(digest));
 	cache->initialized = 1;
+	cache->generation++;
+#if RX_HAVE_JIT
+	/* Without compiled programs the interpreter serves, as without JIT. */
+	if (cache->ss_jit)
+		cache->ss_jit_ok = !rx_ss_jit_compile(cache->ss_jit,
+		    &cache->state);
+#endif
 }
 
 void *randomx_get_cache_memory(randomx_cache *cache)
@@ -141,6 +183,9 @@ void randomx_release_cache(randomx_cache *cache)
 {
 	if (!cache)
 		return;
+#if RX_HAVE_JIT
+	rx_ss_jit_free(cache->ss_jit);
+#endif
 	pages_free(&cache->pages);
 	free(cache);
 }
@@ -174,6 +219,13 @@ void randomx_init_dataset(randomx_dataset *dataset, randomx_cache *cache,
 	    startItem > RX_DATASET_ITEMS ||
 	    itemCount > RX_DATASET_ITEMS - startItem)
 		return;
+#if RX_HAVE_JIT
+	if (cache->ss_jit && cache->ss_jit_ok) {
+		rx_ss_jit_dataset_init(cache->ss_jit, &cache->state,
+		    dataset->pages.aligned, startItem, itemCount);
+		return;
+	}
+#endif
 	rx_dataset_init(&cache->state, dataset->pages.aligned, startItem,
 	    itemCount);
 }
@@ -198,7 +250,7 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 	const rx_aes_impl *aes = &rx_aes_soft;
 	randomx_vm *vm;
 
-	if (unknown_flags(flags) || (flags & RANDOMX_FLAG_JIT))
+	if (unknown_flags(flags) || jit_refused(flags))
 		return NULL;
 	if (flags & RANDOMX_FLAG_HARD_AES) {
 		aes = rx_aes_hard();
@@ -215,7 +267,18 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 		free(vm);
 		return NULL;
 	}
-	vm->st.scratchpad = vm->scratchpad.aligned;
+#if RX_HAVE_JIT
+	vm->secure = (flags & RANDOMX_FLAG_SECURE) != 0;
+	if (flags & RANDOMX_FLAG_JIT) {
+		vm->jit = rx_jit_vm_new(vm->secure);
+		if (!vm->jit) {
+			pages_free(&vm->scratchpad);
+			free(vm);
+			return NULL;
+		}
+	}
+#endif
+	vm->st.scratchpad = vm->scratchpad.base;
 	vm->st.aes = aes;
 	vm->st.v2 = (flags & RANDOMX_FLAG_V2) != 0;
 	vm->full = full;
@@ -250,6 +313,10 @@ void randomx_destroy_vm(randomx_vm *machine)
 {
 	if (!machine)
 		return;
+#if RX_HAVE_JIT
+	rx_jit_vm_free(machine->jit);
+	rx_ss_jit_free(machine->own_ss);
+#endif
 	pages_free(&machine->scratchpad);
 	free(machine);
 }
@@ -302,6 +369,44 @@ static void start_hash(randomx_vm *vm, const void *input, size_t size)
 	vm->st.aes->fill1r(vm->seed, vm->st.scratchpad, RX_SCRATCHPAD_L3);
 }
 
+#if RX_HAVE_JIT
+/*
+ * The compiled SuperscalarHash a light JIT VM computes its items with:
+ * its cache's, or else its own, compiled again when the cache is another
+ * or was initialized again since; NULL (the interpreted items) if that
+ * fails.
+ */
+static const rx_ss_jit *light_ss(randomx_vm *vm)
+{
+	const randomx_cache *c = vm->cache;
+
+	if (c->ss_jit)
+		return c->ss_jit_ok ? c->ss_jit : NULL;
+	if (vm->own_ss && vm->own_ss_ok && vm->own_ss_cache == c &&
+	    vm->own_ss_generation == c->generation)
+		return vm->own_ss;
+	if (!vm->own_ss && !(vm->own_ss = rx_ss_jit_new(vm->secure)))
+		return NULL;
+	vm->own_ss_ok = !rx_ss_jit_compile(vm->own_ss, &c->state);
+	vm->own_ss_cache = c;
+	vm->own_ss_generation = c->generation;
+	return vm->own_ss_ok ? vm->own_ss : NULL;
+}
+#endif
+
+/* One program from vm->seed: compiled with RANDOMX_FLAG_JIT. */
+static void run_program(randomx_vm *vm)
+{
+#if RX_HAVE_JIT
+	if (vm->jit) {
+		rx_jit_vm_run_program(vm->jit, &vm->st, vm->seed,
+		    vm->full ? NULL : light_ss(vm));
+		return;
+	}
+#endif
+	rx_vm_run_program(&vm->st, vm->seed);
+}
+
 /* Steps 6 to 11: the chain of programs, from vm->seed. */
 static void run_programs(randomx_vm *vm)
 {
@@ -310,7 +415,7 @@ static void run_programs(randomx_vm *vm)
 
 	vm->st.fprc = 0;
 	for (i = 0; i < RX_PROGRAM_COUNT; i++) {
-		rx_vm_run_program(&vm->st, vm->seed);
+		run_program(vm);
 		if (i + 1 < RX_PROGRAM_COUNT) {
 			rx_vm_regfile_bytes(&vm->st.regs, regfile);
 			yespower_blake2b(vm->seed, 64, NULL, 0, regfile,

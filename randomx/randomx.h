@@ -58,8 +58,8 @@ typedef enum {
 	RANDOMX_FLAG_LARGE_PAGES = 1,	/* 2 MiB pages; fail if there are none */
 	RANDOMX_FLAG_HARD_AES = 2,	/* AES-NI */
 	RANDOMX_FLAG_FULL_MEM = 4,	/* a VM on the full dataset */
-	RANDOMX_FLAG_JIT = 8,		/* no JIT here: allocation fails */
-	RANDOMX_FLAG_SECURE = 16,	/* W^X for the JIT: no effect here */
+	RANDOMX_FLAG_JIT = 8,		/* compiled (x86-64); else refused */
+	RANDOMX_FLAG_SECURE = 16,	/* W^X for the JIT's pages */
 	RANDOMX_FLAG_ARGON2_SSSE3 = 32,
 	RANDOMX_FLAG_ARGON2_AVX2 = 64,
 	RANDOMX_FLAG_ARGON2 = 96,
@@ -102,9 +102,10 @@ extern "C" {
  * randomx_get_flags():
  * The flags this CPU and this build do best with: RANDOMX_FLAG_HARD_AES
  * where the CPU has AES-NI, RANDOMX_FLAG_ARGON2_AVX2 and/or
- * RANDOMX_FLAG_ARGON2_SSSE3 where those Argon2d cores run.  Never
- * RANDOMX_FLAG_JIT (this library has no JIT compiler), and never
- * LARGE_PAGES, FULL_MEM, SECURE or V2, which the caller adds.
+ * RANDOMX_FLAG_ARGON2_SSSE3 where those Argon2d cores run, and
+ * RANDOMX_FLAG_JIT on x86-64 (the JIT compilers of randomx/jit-*.c; not
+ * on other platforms, which interpret).  Never LARGE_PAGES, FULL_MEM,
+ * SECURE or V2, which the caller adds.
  */
 RANDOMX_EXPORT randomx_flags randomx_get_flags(void);
 
@@ -114,10 +115,12 @@ RANDOMX_EXPORT randomx_flags randomx_get_flags(void);
  * Flags used: RANDOMX_FLAG_LARGE_PAGES (2 MiB pages, or NULL if the system
  * has none to give), RANDOMX_FLAG_ARGON2_AVX2 or else
  * RANDOMX_FLAG_ARGON2_SSSE3 (that Argon2d core for randomx_init_cache;
- * otherwise the portable one).  Other known flags are ignored, except
- * RANDOMX_FLAG_JIT.
- * Returns NULL (as the reference on a platform without a JIT) if the
- * memory cannot be allocated, if RANDOMX_FLAG_JIT is set, if the Argon2d
+ * otherwise the portable one), RANDOMX_FLAG_JIT (randomx_init_cache also
+ * compiles the SuperscalarHash programs, which randomx_init_dataset and
+ * light-mode JIT VMs then run; with RANDOMX_FLAG_SECURE their pages are
+ * never writable and executable at once).  Other known flags are ignored.
+ * Returns NULL if the memory cannot be allocated, if RANDOMX_FLAG_JIT is
+ * set where there is no JIT (as the reference there), if the Argon2d
  * core asked for is not built in or this CPU cannot run it, or if flags
  * has unknown bits.
  */
@@ -203,8 +206,12 @@ RANDOMX_EXPORT void randomx_release_dataset(randomx_dataset *dataset);
  * - RANDOMX_FLAG_HARD_AES uses AES-NI (same hashes as without);
  *   RANDOMX_FLAG_LARGE_PAGES puts the scratchpad in a 2 MiB page;
  *   RANDOMX_FLAG_V2 computes RandomX v2 hashes instead of v1.
+ * - RANDOMX_FLAG_JIT compiles each program to x86-64 code (the same
+ *   hashes as the interpreter's); RANDOMX_FLAG_SECURE keeps the code pages
+ *   writable while a program is compiled and executable while it runs,
+ *   never both (two mprotect calls per program).
  * Returns NULL if the scratchpad cannot be allocated, if RANDOMX_FLAG_JIT
- * is set (no JIT here, as the reference on a platform without one), if
+ * is set where there is no JIT (as the reference there), if
  * RANDOMX_FLAG_HARD_AES is set and this CPU or build has no AES-NI, if the
  * light mode gets a NULL or uninitialized cache, if the full mode gets a
  * NULL dataset, or if flags has unknown bits.  Other flags are ignored.

@@ -443,19 +443,32 @@ need(r["hashes"] % 3 == 0 and r["verified"] > 0 and r["mismatches"] == 0,
 YESPOWER_BENCHMARK_CORRUPT=0 "$B" --randomx -t 2 -s 0 >"$TMP/out" 2>/dev/null
 [ $? = 1 ] && grep -q '^Mismatch at 0$' "$TMP/out" && pass ||
     fail "--randomx: a spoiled hash was not reported"
-"$B" --randomx --components -s 0.01 >"$TMP/out" 2>&1 ||
-    fail "--randomx --components: exit status $?"
-doc "--randomx --components" "$TMP/out" '
+# By default the JIT where it is built (its rows then), and with
+# --interpreter the interpreter's rows only.
+for mode in "" --interpreter; do
+"$B" --randomx --components $mode -s 0.01 >"$TMP/out" 2>&1 ||
+    fail "--randomx --components $mode: exit status $?"
+doc "--randomx --components $mode" "$TMP/out" '
+jit = re.search(r"^RandomX v1, light mode, JIT,", text, re.M) is not None
+need(jit == ("'"$mode"'" == "" and "'"$(uname -m)"'" == "x86_64"),
+    "JIT in the header: %s" % jit)
 for part in ("Blake2b-512, 64 B", "Blake2bLong, 1 KiB out",
     "Argon2d cache, 256 MiB (portable)", "SuperscalarHash generation",
     "dataset items, 64 at a time", "dataset items, one at a time",
     "AES fill 1R, 2 MiB (soft)", "AES hash 1R, 2 MiB (soft)",
     "program generation and decoding", "VM program, light mode",
     "whole hash, light mode"):
+	if part == "whole hash, light mode" and jit:
+		part += ", JIT"
 	m = re.search(r"^  " + re.escape(part) +
 	    r" +([0-9.]+) [A-Za-z/]+ +[0-9.]+ [nu]?m?s$", text, re.M)
 	need(m and float(m.group(1)) > 0, "no positive figure for " + part)
+for part in ("dataset items, JIT, 64 at a time", "VM program, light mode, JIT"):
+	m = re.search(r"^  " + re.escape(part) + r"[ (]", text, re.M)
+	need(bool(m) == jit, "JIT row %s %s" % (part,
+	    "missing" if jit else "in an interpreter run"))
 need("FAILED" not in text, "a part failed")'
+done
 
 check_docs
 echo "benchmark: $checks passed, $failures failed"

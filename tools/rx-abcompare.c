@@ -21,10 +21,22 @@
  *   --soft       software AES (default: AES-NI)
  *   --all        v1 and v2, each with AES-NI and software AES, one after
  *                the other on the same cache or dataset
+ *   --v1v2       v1 and v2 (with the AES chosen), one after the other
+ *   --repeat N   the whole set N times (default 1); then each
+ *                configuration's B / A ratios, their mean and spread
+ *   --cpu-time   slices timed in the thread's CPU time, not wall time
+ *                (a shared machine's other work then counts less)
  *   --jit        VMs with RANDOMX_FLAG_JIT where a library offers it
  *   --init N     threads that build the dataset (default 2)
  *   --same-pages ask for transparent huge pages on both datasets
  *                (madvise), not only where a library does so itself
+ *   --build-both each library builds its own dataset (timed, one after
+ *                the other), and the two must be the same
+ *   --build-by B the dataset built by library B (default: the one with a
+ *                JIT, A if both or neither have one)
+ *   --large-pages caches, datasets and scratchpads in 2 MiB pages
+ *                (RANDOMX_FLAG_LARGE_PAGES: reserve them first, about
+ *                2400 for two full-mode libraries)
  * Prints each library's hashes per second and B / A.  Exit status 1 if
  * the hashes differ, 2 for a usage or setup error.
  */
@@ -57,12 +69,19 @@ static void load(lib *l, const char *path)
 	randomx_dl_load(&l->api, "rx-abcompare", path);
 }
 
-static double now(void)
+static clockid_t slice_clock = CLOCK_MONOTONIC;
+
+static double clock_now(clockid_t id)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(id, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double now(void)
+{
+	return clock_now(CLOCK_MONOTONIC);
 }
 
 typedef struct {
@@ -106,7 +125,7 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 {
 	uint8_t block[76], h[RANDOMX_HASH_SIZE];
 	uint64_t x = 0, w;
-	double t0 = now();
+	double t0 = clock_now(slice_clock);
 	unsigned i, j;
 
 	memset(block, 0x5a, sizeof(block));
@@ -125,7 +144,7 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 			x ^= w * (2 * (uint64_t)i + 1);
 		}
 	}
-	l->seconds += now() - t0;
+	l->seconds += clock_now(slice_clock) - t0;
 	l->hashes += count;
 	return x;
 }
@@ -136,7 +155,7 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
  * hashes differed.
  */
 static int measure(lib *L, double seconds, double slice_s, int full, int v2,
-    int soft, int jit)
+    int soft, int jit, int large, double *ratio)
 {
 	static uint32_t nonce;
 	unsigned count, k;
@@ -145,7 +164,7 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 	for (i = 0; i < 2; i++) {
 		int f = (soft ? 0 : RANDOMX_FLAG_HARD_AES) |
 		    (v2 ? RANDOMX_FLAG_V2 : 0) |
-		    (full ? RANDOMX_FLAG_FULL_MEM : 0);
+		    (full ? RANDOMX_FLAG_FULL_MEM : 0) | large;
 
 		if (jit)
 			f |= L[i].api.get_flags() & RANDOMX_FLAG_JIT;
@@ -180,11 +199,14 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 		printf("%c %-40s %8.3f H/s  (%lu hashes, %.1f s)\n", 'A' + i,
 		    L[i].api.path, (double)L[i].hashes / L[i].seconds, L[i].hashes,
 		    L[i].seconds);
-	printf("B / A = %.3f; %s mode, %s, %s AES%s; hashes %s\n",
+	printf("B / A = %.3f; %s mode, %s, %s AES%s%s; hashes %s\n",
 	    ((double)L[1].hashes / L[1].seconds) /
 	    ((double)L[0].hashes / L[0].seconds), full ? "full" : "light",
 	    v2 ? "v2" : "v1", soft ? "soft" : "hard", jit ? ", JIT" : "",
+	    large ? ", large pages" : "",
 	    differ ? "DIFFER" : "identical");
+	*ratio = ((double)L[1].hashes / L[1].seconds) /
+	    ((double)L[0].hashes / L[0].seconds);
 	for (i = 0; i < 2; i++)
 		L[i].api.destroy_vm(L[i].vm);
 	return differ;
@@ -194,6 +216,9 @@ int main(int argc, char **argv)
 {
 	double seconds = 20, slice_s = 1;
 	int full = 0, v2 = 0, soft = 0, jit = 0, threads = 2, same_pages = 0;
+	int build_both = 0, large = 0, build_by_b = 0, v1v2 = 0, repeat = 1;
+	int r, nconf = 0, conf_v2[4], conf_soft[4];
+	double ratio[4][64];
 	int all = 0, i, k, differ = 0;
 	const char *paths[2] = { NULL, NULL };
 	unsigned np = 0;
@@ -212,10 +237,23 @@ int main(int argc, char **argv)
 			soft = 1;
 		else if (!strcmp(argv[i], "--all"))
 			all = 1;
+		else if (!strcmp(argv[i], "--v1v2"))
+			v1v2 = 1;
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--cpu-time"))
+			slice_clock = CLOCK_THREAD_CPUTIME_ID;
 		else if (!strcmp(argv[i], "--jit"))
 			jit = 1;
 		else if (!strcmp(argv[i], "--same-pages"))
 			same_pages = 1;
+		else if (!strcmp(argv[i], "--build-both"))
+			build_both = 1;
+		else if (!strcmp(argv[i], "--build-by") && i + 1 < argc &&
+		    (!strcmp(argv[i + 1], "A") || !strcmp(argv[i + 1], "B")))
+			build_by_b = argv[++i][0] == 'B' ? 1 : -1;
+		else if (!strcmp(argv[i], "--large-pages"))
+			large = RANDOMX_FLAG_LARGE_PAGES;
 		else if (!strcmp(argv[i], "--init") && i + 1 < argc)
 			threads = atoi(argv[++i]);
 		else if (argv[i][0] != '-' && np < 2)
@@ -224,10 +262,13 @@ int main(int argc, char **argv)
 			np = 99;
 	}
 	if (np != 2 || seconds <= 0 || slice_s <= 0 || threads < 1 ||
-	    threads > 64) {
+	    threads > 64 || repeat < 1 || repeat > 64) {
 		fprintf(stderr, "usage: rx-abcompare [-s SECONDS] [-S SECONDS] "
-		    "[--full] [--v2] [--soft] [--all] [--jit] [--init N] "
-		    "[--same-pages] libA.so libB.so\n");
+		    "[--full] [--v2] [--soft] [--all] [--v1v2] [--repeat N] "
+		    "[--cpu-time] [--jit] [--init N] "
+		    "[--same-pages] [--build-both] [--build-by A|B] "
+		    "[--large-pages] libA.so "
+		    "libB.so\n");
 		return 2;
 	}
 	for (i = 0; i < 2; i++) {
@@ -236,8 +277,8 @@ int main(int argc, char **argv)
 
 		load(&L[i], paths[i]);
 		f = L[i].api.get_flags();
-		L[i].cache = L[i].api.alloc_cache((randomx_flags)(f &
-		    (RANDOMX_FLAG_ARGON2 | RANDOMX_FLAG_JIT)));
+		L[i].cache = L[i].api.alloc_cache((randomx_flags)((f &
+		    (RANDOMX_FLAG_ARGON2 | RANDOMX_FLAG_JIT)) | large));
 		if (!L[i].cache) {
 			fprintf(stderr, "rx-abcompare: %s: no cache\n", paths[i]);
 			return 2;
@@ -245,13 +286,14 @@ int main(int argc, char **argv)
 		L[i].api.init_cache(L[i].cache, &seed, sizeof(seed));
 	}
 	if (full) {
-		int builder = (L[1].api.get_flags() & RANDOMX_FLAG_JIT) &&
+		int builder = build_by_b ? build_by_b > 0 :
+		    (L[1].api.get_flags() & RANDOMX_FLAG_JIT) &&
 		    !(L[0].api.get_flags() & RANDOMX_FLAG_JIT);
 		size_t bytes = (size_t)L[0].api.item_count() * 64;
 		double t0 = now();
 
 		for (i = 0; i < 2; i++) {
-			L[i].dataset = L[i].api.alloc_dataset(RANDOMX_FLAG_DEFAULT);
+			L[i].dataset = L[i].api.alloc_dataset((randomx_flags)large);
 			if (!L[i].dataset) {
 				fprintf(stderr, "rx-abcompare: %s: no dataset\n",
 				    paths[i]);
@@ -262,10 +304,25 @@ int main(int argc, char **argv)
 				    bytes, MADV_HUGEPAGE);
 		}
 		build_dataset(&L[builder], threads);
-		memcpy(L[!builder].api.dataset_memory(L[!builder].dataset),
-		    L[builder].api.dataset_memory(L[builder].dataset), bytes);
-		printf("dataset built by %s in %.1f s, copied\n",
-		    paths[builder], now() - t0);
+		if (build_both) {
+			double t1 = now();
+
+			build_dataset(&L[!builder], threads);
+			printf("dataset built by %s in %.1f s, by %s in %.1f s "
+			    "(%d threads each)\n", paths[builder], t1 - t0,
+			    paths[!builder], now() - t1, threads);
+			if (memcmp(L[0].api.dataset_memory(L[0].dataset),
+			    L[1].api.dataset_memory(L[1].dataset), bytes)) {
+				printf("datasets DIFFER\n");
+				differ = 1;
+			}
+		} else {
+			memcpy(L[!builder].api.dataset_memory(L[!builder].dataset),
+			    L[builder].api.dataset_memory(L[builder].dataset),
+			    bytes);
+			printf("dataset built by %s in %.1f s, copied\n",
+			    paths[builder], now() - t0);
+		}
 		for (i = 0; i < 2; i++) {
 			L[i].api.release_cache(L[i].cache);
 			L[i].cache = NULL;
@@ -273,12 +330,32 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < 4; k++) {
 		if (all) {
-			v2 = k >> 1;
-			soft = k & 1;
-		} else if (k) {
-			break;
+			conf_v2[nconf] = k >> 1;
+			conf_soft[nconf++] = k & 1;
+		} else if (v1v2 && k < 2) {
+			conf_v2[nconf] = k;
+			conf_soft[nconf++] = soft;
+		} else if (k == 0) {
+			conf_v2[nconf] = v2;
+			conf_soft[nconf++] = soft;
 		}
-		differ |= measure(L, seconds, slice_s, full, v2, soft, jit);
+	}
+	for (r = 0; r < repeat; r++)
+		for (k = 0; k < nconf; k++)
+			differ |= measure(L, seconds, slice_s, full, conf_v2[k],
+			    conf_soft[k], jit, large, &ratio[k][r]);
+	for (k = 0; repeat > 1 && k < nconf; k++) {
+		double sum = 0, lo = ratio[k][0], hi = ratio[k][0];
+
+		printf("%s, %s AES: B / A", conf_v2[k] ? "v2" : "v1",
+		    conf_soft[k] ? "soft" : "hard");
+		for (r = 0; r < repeat; r++) {
+			printf(" %.3f", ratio[k][r]);
+			sum += ratio[k][r];
+			lo = ratio[k][r] < lo ? ratio[k][r] : lo;
+			hi = ratio[k][r] > hi ? ratio[k][r] : hi;
+		}
+		printf("; mean %.3f, range %.3f-%.3f\n", sum / repeat, lo, hi);
 	}
 	for (i = 0; i < 2; i++) {
 		if (L[i].dataset)

@@ -19,7 +19,8 @@
  *   the same known hash; dataset slices against rx_dataset_item.  With
  *   RANDOMX_TEST_FULL=1 in the environment the whole dataset is built
  *   (RANDOMX_TEST_THREADS threads, default 2; minutes) and the known
- *   answers are checked in full mode too.
+ *   answers are checked in full mode too, by interpreted and (where
+ *   built) JIT-compiled VMs.
  * - Flags and misuse: NULL arguments, unknown or unsupported flags, large
  *   pages where the system has none, uninitialized caches, out-of-range
  *   dataset ranges, batch calls out of order: NULL, no effect, or 0xff.
@@ -42,6 +43,7 @@
 #include "sysendian.h"
 #include "randomx/aes.h"
 #include "randomx/dataset.h"
+#include "randomx/jit.h"
 #include "randomx/program.h"
 #include "randomx/randomx.h"
 #include "randomx/vm.h"
@@ -1366,20 +1368,27 @@ static void test_full_dataset(randomx_cache *c1)
 	for (i = 0; i < threads; i++)
 		if (tid[i])
 			pthread_join(tid[i], NULL);
-	for (a = 0; a < n_impls; a++)
+	/* every AES, v1 and v2, interpreted and (where built) compiled */
+	for (a = 0; a < 2 * n_impls; a++)
 		for (v = 0; v < 2; v++) {
-			randomx_vm *vm = randomx_create_vm((a ?
+			int jit = a >= n_impls;
+			randomx_vm *vm;
+
+			if (jit && !RX_HAVE_JIT)
+				break;
+			vm = randomx_create_vm((a % n_impls ?
 			    RANDOMX_FLAG_HARD_AES : RANDOMX_FLAG_DEFAULT) |
+			    (jit ? RANDOMX_FLAG_JIT : RANDOMX_FLAG_DEFAULT) |
 			    RANDOMX_FLAG_FULL_MEM | (v ? RANDOMX_FLAG_V2 :
 			    RANDOMX_FLAG_DEFAULT), NULL, ds);
-
 			for (i = 0; i < 3 && vm; i++) {
 				size_t len = published_in(i, in);
 
 				randomx_calculate_hash(vm, in, len, h);
 				snprintf(what, sizeof(what), "full dataset: "
-				    "tests.cpp hash 1%c, v%d, %s AES", 'a' + i,
-				    v + 1, impls[a]->name);
+				    "tests.cpp hash 1%c, v%d, %s AES%s", 'a' + i,
+				    v + 1, impls[a % n_impls]->name,
+				    jit ? ", JIT" : "");
 				check(what, equals_hex(h, v ? published_v2[i] :
 				    published_v1[i]));
 			}
@@ -1429,9 +1438,11 @@ static void test_flags(void)
 	check("AES-NI built in on x86: offered where the CPU has it",
 	    !rx_aes_hard() == !pow_cpu_has(POW_CPU_AES));
 #endif
-	check("randomx_get_flags: no JIT, LARGE_PAGES, FULL_MEM, SECURE, V2",
-	    !(f & (RANDOMX_FLAG_JIT | RANDOMX_FLAG_LARGE_PAGES |
-	    RANDOMX_FLAG_FULL_MEM | RANDOMX_FLAG_SECURE | RANDOMX_FLAG_V2)));
+	check("randomx_get_flags: no LARGE_PAGES, FULL_MEM, SECURE, V2",
+	    !(f & (RANDOMX_FLAG_LARGE_PAGES | RANDOMX_FLAG_FULL_MEM |
+	    RANDOMX_FLAG_SECURE | RANDOMX_FLAG_V2)));
+	check("randomx_get_flags: JIT exactly where built (x86-64)",
+	    !(f & RANDOMX_FLAG_JIT) == !RX_HAVE_JIT);
 	check("randomx_get_flags: Argon2 flags where the cores run",
 	    !(f & RANDOMX_FLAG_ARGON2_AVX2) ==
 	    !rx_argon2_impl_available(RX_ARGON2_AVX2) &&
@@ -1447,8 +1458,11 @@ static void test_flags(void)
 	    RANDOMX_FLAG_V2 == 128 && RANDOMX_HASH_SIZE == 32 &&
 	    RANDOMX_DATASET_ITEM_SIZE == 64);
 
-	check("randomx_alloc_cache(JIT): NULL, as without a JIT",
-	    randomx_alloc_cache(RANDOMX_FLAG_JIT) == NULL);
+	c = randomx_alloc_cache(RANDOMX_FLAG_JIT);
+	check(RX_HAVE_JIT ? "randomx_alloc_cache(JIT): a cache" :
+	    "randomx_alloc_cache(JIT): NULL, as without a JIT",
+	    !c == !RX_HAVE_JIT);
+	randomx_release_cache(c);
 	check("randomx_alloc_cache(unknown flag 256): NULL",
 	    randomx_alloc_cache((randomx_flags)256) == NULL);
 	check("randomx_alloc_dataset(unknown flag 1024): NULL",
@@ -1468,8 +1482,11 @@ static void test_flags(void)
 	    c && randomx_get_cache_memory(c) != NULL);
 	randomx_release_cache(c);
 
-	check("randomx_create_vm(JIT): NULL",
-	    randomx_create_vm(RANDOMX_FLAG_JIT, cache0, NULL) == NULL);
+	vm = randomx_create_vm(RANDOMX_FLAG_JIT, cache0, NULL);
+	check(RX_HAVE_JIT ? "randomx_create_vm(JIT): a VM" :
+	    "randomx_create_vm(JIT): NULL, as without a JIT",
+	    !vm == !RX_HAVE_JIT);
+	randomx_destroy_vm(vm);
 	check("randomx_create_vm(unknown flag 512): NULL",
 	    randomx_create_vm((randomx_flags)512, cache0, NULL) == NULL);
 	check("randomx_create_vm: light mode with a NULL cache: NULL",

@@ -1,0 +1,159 @@
+/*
+ * jit.h: RandomX's JIT compilers for x86-64 (internal).
+ *
+ * - Programs (jit-x86.c): a VM's program is compiled, with the whole
+ *   program loop of the specification's chapter 4.6.2 around it, into
+ *   machine code that runs the 2048 iterations; the same results as the
+ *   interpreter (vm-interp.c), bit for bit, which stays the executable
+ *   specification and the fallback.
+ * - SuperscalarHash (jit-superscalar-x86.c): a cache's 8 programs compiled
+ *   into one routine that computes dataset items in batches, the items of
+ *   a batch taking turns program by program so that each item's next cache
+ *   line arrives while the others compute.
+ * - Executable memory (jit-mem.c): mapped writable and executable at once,
+ *   or, under RANDOMX_FLAG_SECURE (and where the system refuses such
+ *   pages), never both: writable while code is written, then executable.
+ *
+ * RX_HAVE_JIT is 1 where this is built (x86-64 with the System V ABI and
+ * mmap), else 0 and none of the functions below exist.
+ */
+#ifndef RX_JIT_H
+#define RX_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__) && !defined(__ILP32__) && !defined(_WIN32) && \
+    (defined(__unix__) || defined(__APPLE__))
+#define RX_HAVE_JIT 1
+#else
+#define RX_HAVE_JIT 0
+#endif
+
+#if RX_HAVE_JIT
+
+#include "randomx/dataset.h"
+#include "randomx/vm.h"
+
+/* ---- executable memory (jit-mem.c) ---- */
+
+/*
+ * A mapping for code.  wx: pages are switched between writable and
+ * executable (never both); otherwise they are both all along.
+ */
+typedef struct {
+	uint8_t *base;
+	size_t len;
+	int wx;
+} rx_exec_mem;
+
+/*
+ * rx_exec_alloc(m, len, secure):
+ * Map len bytes (rounded up to pages) for code, writable to start with.
+ * secure asks for W^X; without it the pages are mapped writable and
+ * executable, or W^X if the system refuses that.  0, or -1 (m->base NULL).
+ * rx_exec_writable / rx_exec_executable switch a W^X mapping (no-ops
+ * otherwise; 0 or -1).  rx_exec_free unmaps; NULL base does nothing.
+ */
+int rx_exec_alloc(rx_exec_mem *m, size_t len, int secure);
+int rx_exec_writable(rx_exec_mem *m);
+int rx_exec_executable(rx_exec_mem *m);
+void rx_exec_free(rx_exec_mem *m);
+
+/* ---- SuperscalarHash (jit-superscalar-x86.c) ---- */
+
+typedef struct rx_ss_jit rx_ss_jit;
+
+/*
+ * rx_ss_jit_new(secure):
+ * An empty SuperscalarHash compiler with its code memory (W^X if secure),
+ * or NULL.  rx_ss_jit_free(j) releases it (NULL: nothing).
+ */
+rx_ss_jit *rx_ss_jit_new(int secure);
+void rx_ss_jit_free(rx_ss_jit *j);
+
+/*
+ * rx_ss_jit_compile(j, c):
+ * Compile the 8 programs of cache c into j (replacing what j held).
+ * 0, or -1 (j then holds nothing and must not be used until a compile
+ * succeeds).  Not to be called while another thread uses j.
+ */
+int rx_ss_jit_compile(rx_ss_jit *j, const rx_cache_state *c);
+
+/*
+ * rx_ss_jit_items(j, cache_memory, items, n, out):
+ * Dataset items items[0 .. n-1] (any numbers, n at most RX_SS_JIT_MAX_BATCH)
+ * into out (64 bytes each), computed together, from the cache j was
+ * compiled from (its memory given).  Same bytes as rx_dataset_item.
+ * Reads j and the cache only: any number of threads at once.
+ */
+#define RX_SS_JIT_MAX_BATCH 32
+void rx_ss_jit_items(const rx_ss_jit *j, const uint8_t *cache_memory,
+    const uint64_t *items, size_t n, uint8_t *out);
+
+/*
+ * rx_ss_jit_dataset_init(j, c, dataset, start_item, item_count):
+ * rx_dataset_init's work with j (compiled from c): items start_item ..
+ * start_item + item_count - 1 at dataset + 64 * item.  Threads may fill
+ * disjoint ranges at once.
+ */
+void rx_ss_jit_dataset_init(const rx_ss_jit *j, const rx_cache_state *c,
+    uint8_t *dataset, uint64_t start_item, uint64_t item_count);
+
+/* ---- programs (jit-x86.c) ---- */
+
+typedef struct rx_jit_vm rx_jit_vm;
+
+/*
+ * rx_jit_vm_new(secure):
+ * A program compiler with its code memory and context for one VM, or
+ * NULL.  rx_jit_vm_free(j) releases it (NULL: nothing).
+ */
+rx_jit_vm *rx_jit_vm_new(int secure);
+void rx_jit_vm_free(rx_jit_vm *j);
+
+/*
+ * rx_jit_vm_run_program(j, vm, seed, ss):
+ * rx_vm_run_program(vm, seed) with the program compiled: the same program
+ * from the seed, the same registers, scratchpad and vm->fprc afterwards.
+ * Full mode if vm->dataset is set; in light mode the items come from ss
+ * (compiled from vm->cache), or from rx_dataset_item if ss is NULL.  The
+ * thread's floating-point environment is restored before it returns.
+ * Falls back to the interpreter for a program that does not compile.
+ * One thread per j and vm.
+ */
+void rx_jit_vm_run_program(rx_jit_vm *j, rx_vm_state *vm,
+    const uint8_t seed[64], const rx_ss_jit *ss);
+
+/*
+ * rx_jit_vm_run_code(j, code, n, cfg, vm, ss):
+ * For tests: compile the decoded program code[0 .. n] (END included) with
+ * configuration cfg and run its loop on vm as rx_vm_execute does (vm->regs.a
+ * set, the scratchpad and vm->fprc as they are).  Returns 0, or -1 if it
+ * did not compile (nothing run).
+ */
+int rx_jit_vm_run_code(rx_jit_vm *j, const rx_insn *code, unsigned n,
+    const rx_program_config *cfg, rx_vm_state *vm, const rx_ss_jit *ss);
+
+/*
+ * rx_jit_vm_code(j): where j's compiled code is (for tests that look at
+ * its pages' protection).
+ */
+const void *rx_jit_vm_code(const rx_jit_vm *j);
+
+/* ---- for tests ---- */
+
+/*
+ * rx_jit_features(), rx_jit_limit_features(mask):
+ * The CPU features the compilers use (POW_CPU_BMI2 for MULX, POW_CPU_AVX2
+ * for the vector SuperscalarHash), and a way for tests to withhold some
+ * (mask: the ones allowed; ~0u for all), so that every code path runs
+ * here.  Takes effect at the next compile; not to be called while another
+ * thread compiles.
+ */
+unsigned rx_jit_features(void);
+void rx_jit_limit_features(unsigned mask);
+
+#endif /* RX_HAVE_JIT */
+
+#endif /* !RX_JIT_H */
