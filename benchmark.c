@@ -32,7 +32,6 @@
 #include <string.h>
 
 #include <time.h>
-#include <unistd.h>
 
 #include <omp.h>
 
@@ -274,12 +273,7 @@ static void run_best(const yespower_job *job, const bench_work *w,
 	for (i = 0; i < o->nthreads; i++)
 		if (o->threads[i] > threads)
 			threads = o->threads[i];
-	memset(&s, 0, sizeof(s));
-	s.seconds = o->seconds;
-	s.warmup = o->warmup;
-	s.cpus = o->ncpus ? o->cpus : NULL;
-	s.ncpus = o->ncpus;
-	s.progress = isatty(STDERR_FILENO);
+	bench_settings_of(&s, o);
 	ref.out = ref_out;
 	ref.corrupt = -1;
 	ref.quiet = 0;

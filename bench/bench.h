@@ -189,6 +189,9 @@ typedef struct {
 void bench_verify(const bench_work *w, bench_reference *ref, uint64_t base,
     const uint8_t *save, bench_result *res);
 
+/* The run settings the options o ask for (duration, warm-up, pinning). */
+void bench_settings_of(bench_settings *s, const bench_options *o);
+
 /*
  * bench_run_all(w, o, runs, per_hash, per_thread, impl): every thread
  * count of o in turn (bench_run), each verified (bench_verify) and, but

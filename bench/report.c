@@ -80,6 +80,16 @@ static void print_run(const bench_result *res, const bench_options *o,
 		    "be set up");
 }
 
+void bench_settings_of(bench_settings *s, const bench_options *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->seconds = o->seconds;
+	s->warmup = o->warmup;
+	s->cpus = o->ncpus ? o->cpus : NULL;
+	s->ncpus = o->ncpus;
+	s->progress = isatty(STDERR_FILENO);
+}
+
 int bench_run_all(const bench_work *w, const bench_options *o,
     bench_result *runs, uint64_t per_hash, uint64_t per_thread,
     const char *impl)
@@ -93,12 +103,7 @@ int bench_run_all(const bench_work *w, const bench_options *o,
 	size_t i;
 	int status = 0;
 
-	memset(&s, 0, sizeof(s));
-	s.seconds = o->seconds;
-	s.warmup = o->warmup;
-	s.cpus = o->ncpus ? o->cpus : NULL;
-	s.ncpus = o->ncpus;
-	s.progress = isatty(STDERR_FILENO);
+	bench_settings_of(&s, o);
 	memset(ref.have, 0, sizeof(ref.have));
 	ref.out = ref_out;
 	ref.corrupt = corrupt ? atoi(corrupt) : -1;

@@ -27,7 +27,7 @@ int rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
  * "RandomX SuperScalarHash initialize" (two of them adjusted so that no
  * two registers are ever equal).
  */
-static void init_registers(uint64_t r[8], uint64_t item_number)
+void rx_item_registers(uint64_t r[8], uint64_t item_number)
 {
 	static const uint64_t k[8] = {
 		0,
@@ -59,7 +59,7 @@ void rx_dataset_item(const rx_cache_state *c, uint64_t item_number,
 	uint64_t r[8], index = item_number;
 	int i, j;
 
-	init_registers(r, item_number);
+	rx_item_registers(r, item_number);
 	for (i = 0; i < RX_CACHE_ACCESSES; i++) {
 		const rx_ss_program *p = &c->programs[i];
 		const uint8_t *mix = cache_item(c, index);
@@ -83,7 +83,7 @@ static void dataset_batch(const rx_cache_state *c, uint64_t n, uint8_t *out)
 	int a, i, j;
 
 	for (i = 0; i < RX_SS_BATCH; i++) {
-		init_registers(one, n + (uint64_t)i);
+		rx_item_registers(one, n + (uint64_t)i);
 		for (j = 0; j < 8; j++)
 			r[j][i] = one[j];
 		index[i] = n + (uint64_t)i;

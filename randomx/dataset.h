@@ -46,6 +46,13 @@ int rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
     size_t keylen, rx_argon2_impl impl);
 
 /*
+ * rx_item_registers(r, item_number): step 1 of chapter 7.3, the registers
+ * an item's SuperscalarHash starts from (for the compiled SuperscalarHash,
+ * which lays them out its own way).
+ */
+void rx_item_registers(uint64_t r[8], uint64_t item_number);
+
+/*
  * rx_dataset_item(c, item_number, out):
  * Dataset item item_number (0 .. RX_DATASET_ITEMS - 1; larger numbers are
  * computed the same way) into out, 64 bytes, as 8 little-endian words.

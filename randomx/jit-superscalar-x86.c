@@ -532,28 +532,10 @@ int rx_ss_jit_compile(rx_ss_jit *j, const rx_cache_state *c)
 	return 0;
 }
 
-/*
- * Step 1 of chapter 7.3 for item n into state (see dataset.c: the same
- * constants from BLAKE2b-512 of "RandomX SuperScalarHash initialize").
- */
+/* Step 1 of chapter 7.3 for item n into state (rx_item_registers). */
 static void init_registers(uint8_t *state, uint64_t n)
 {
-	static const uint64_t k[8] = {
-		0,
-		UINT64_C(9298411001130361340),
-		UINT64_C(12065312585734608966),
-		UINT64_C(9306329213124626780),
-		UINT64_C(5281919268842080866),
-		UINT64_C(10536153434571861004),
-		UINT64_C(3398623926847679864),
-		UINT64_C(9549104520008361294),
-	};
-	uint64_t r0 = (n + 1) * UINT64_C(6364136223846793005), *r;
-	int i;
-
-	r = (uint64_t *)(void *)state;
-	for (i = 0; i < 8; i++)
-		r[i] = r0 ^ k[i];
+	rx_item_registers((uint64_t *)(void *)state, n);
 }
 
 static const uint8_t *first_line(const uint8_t *cache, uint64_t n)

@@ -2,7 +2,8 @@
  * rx-tests.h: what the RandomX test programs share: counting checks and
  * skips, the summary line, aligned allocation that cannot fail, and hex
  * fields of the vector files.  Each program defines RX_TEST_NAME (its
- * name, as the summary line starts) before including it.
+ * name, as the summary line starts) before including it.  The functions
+ * are static inline so that a program need not use them all.
  */
 #ifndef RX_TESTS_H
 #define RX_TESTS_H
@@ -17,7 +18,7 @@ static int passed, failed, skipped;
 static char skip_why[512];
 
 /* Count a check; a failure is printed as it happens. */
-static void check(const char *what, int ok)
+static inline void check(const char *what, int ok)
 {
 	if (ok) {
 		passed++;
@@ -28,7 +29,7 @@ static void check(const char *what, int ok)
 }
 
 /* Count a skip, and keep its reason (once) for the summary. */
-static void skip(const char *what)
+static inline void skip(const char *what)
 {
 	skipped++;
 	printf("skipped: %s\n", what);
@@ -41,7 +42,7 @@ static void skip(const char *what)
 }
 
 /* "NAME: N passed, N failed[, N skipped (why)]"; the exit status. */
-static int summary(void)
+static inline int summary(void)
 {
 	printf(RX_TEST_NAME ": %d passed, %d failed", passed, failed);
 	if (skipped)
@@ -51,7 +52,7 @@ static int summary(void)
 }
 
 /* n bytes (at least 1), 64-byte aligned, or exit. */
-static void *xalloc(size_t n)
+static inline void *xalloc(size_t n)
 {
 	void *p = NULL;
 
@@ -63,7 +64,7 @@ static void *xalloc(size_t n)
 }
 
 /* A hex field ("-" is empty) into out (max bytes): its length, or -1. */
-static long from_hex(const char *hex, uint8_t *out, size_t max)
+static inline long from_hex(const char *hex, uint8_t *out, size_t max)
 {
 	size_t n = strcmp(hex, "-") ? strlen(hex) : 0;
 	char msg[96];

@@ -49,52 +49,12 @@
 #include "test/randomx/rx-jit-diff.h"
 #include "tools/util.h"
 
-static int passed, failed, skipped;
-static char skip_why[512];
-
-static void check(const char *what, int ok)
-{
-	if (ok) {
-		passed++;
-	} else {
-		failed++;
-		printf("FAILED: %s\n", what);
-	}
-}
-
-static void skip(const char *what)
-{
-	skipped++;
-	printf("skipped: %s\n", what);
-	if (!strstr(skip_why, what) && strlen(skip_why) + strlen(what) + 3 <
-	    sizeof(skip_why)) {
-		if (skip_why[0])
-			strcat(skip_why, "; ");
-		strcat(skip_why, what);
-	}
-}
-
-static int finish(void)
-{
-	printf("tests-rx-jit: %d passed, %d failed", passed, failed);
-	if (skipped)
-		printf(", %d skipped (%s)", skipped, skip_why);
-	printf("\n");
-	return failed ? 1 : 0;
-}
+#define RX_TEST_NAME "tests-rx-jit"
+#include "rx-tests.h"
 
 #if RX_HAVE_JIT
 
-static void *xalloc(size_t n)
-{
-	void *p = NULL;
-
-	if (posix_memalign(&p, 64, n ? n : 1)) {
-		fprintf(stderr, "tests-rx-jit: out of memory (%zu bytes)\n", n);
-		exit(2);
-	}
-	return p;
-}
+#include "rx-published.h"
 
 static uint64_t rng_state = UINT64_C(0x9e3779b97f4a7c15);
 
@@ -117,13 +77,9 @@ static void fill_random(uint8_t *p, size_t n)
 static int equals_hex(const void *p, const char *hex)
 {
 	uint8_t want[64];
-	char msg[96];
-	size_t n = strlen(hex);
+	long n = from_hex(hex, want, sizeof(want));
 
-	if (n / 2 > sizeof(want) || util_hex_decode(hex, n, want, msg,
-	    sizeof(msg)))
-		return 0;
-	return memcmp(p, want, n / 2) == 0;
+	return n >= 0 && memcmp(p, want, (size_t)n) == 0;
 }
 
 /* ---- random programs ---- */
@@ -465,44 +421,6 @@ static void test_wx(rx_jit_diff *d)
 
 /* ---- the public API ---- */
 
-static const char *const published_v1[5] = {
-	"639183aae1bf4c9a35884cb46b09cad9175f04efd7684e7262a0ac1c2f0b4e3f",
-	"300a0adb47603dedb42228ccb2b211104f4da45af709cd7547cd049e9489c969",
-	"c36d4ed4191e617309867ed66a443be4075014e2b061bcdaf9ce7b721d2b77a8",
-	"e9ff4503201c0c2cca26d285c93ae883f9b1d30c9eb240b820756f2d5a7905fc",
-	"c56414121acda1713c2f2a819d8ae38aed7c80c35c2a769298d34f03833cd5f1"
-};
-static const char *const published_v2[5] = {
-	"22ec6b861b3eb23686b2efbad69513c967ecfce80983df66c9c5b4fbfb4cdb6f",
-	"9e2c772c12fd48f93c14c97fdc89d556264d9100597023f44d9163e279012ecf",
-	"4d6b063a1a603751d525f18a171336a4002f2f06df6c17e4b25fe17e17796e42",
-	"97024134686ce27d362ea8d86d8ef16483ac272abdabd46ef13359400777fe5e",
-	"c8e92c5f7c1946fecf06bc382b92e3111da38ee3e6a5ad90704e1a9d8aaf6e76"
-};
-static const char *const published_input[4] = {
-	"This is a test", "Lorem ipsum dolor sit amet",
-	"sed do eiusmod tempor incididunt ut labore et dolore magna aliqua",
-	"sed do eiusmod tempor incididunt ut labore et dolore magna aliqua"
-};
-static const char input_e_hex[] =
-	"0b0b98bea7e805e0010a2126d287a2a0cc833d312cb786385a7c2f9de69d25537f58"
-	"4a9bc9977b00000000666fd8753bf61a8631f12984e3fd44f4014eca629276817b56"
-	"f32e9b68bd82f416";
-
-/* tests.cpp's input i (0 .. 4) into buf; its length. */
-static size_t published_in(int i, uint8_t *buf)
-{
-	char msg[96];
-
-	if (i < 4) {
-		memcpy(buf, published_input[i], strlen(published_input[i]));
-		return strlen(published_input[i]);
-	}
-	util_hex_decode(input_e_hex, strlen(input_e_hex), buf, msg,
-	    sizeof(msg));
-	return strlen(input_e_hex) / 2;
-}
-
 static randomx_flags hard(void)
 {
 	return aes_hard ? RANDOMX_FLAG_HARD_AES : RANDOMX_FLAG_DEFAULT;
@@ -519,26 +437,6 @@ static randomx_vm *vm_of(randomx_flags f, randomx_cache *c,
 		exit(2);
 	}
 	return vm;
-}
-
-typedef struct {
-	uint64_t *items;
-	size_t n, cap;
-} item_list;
-
-static void record_item(void *ctx, uint64_t item)
-{
-	item_list *l = ctx;
-
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16384;
-		l->items = realloc(l->items, l->cap * sizeof(*l->items));
-		if (!l->items) {
-			fprintf(stderr, "tests-rx-jit: out of memory\n");
-			exit(2);
-		}
-	}
-	l->items[l->n++] = item;
 }
 
 static item_list traced[2];
@@ -894,7 +792,7 @@ int main(int argc, char **argv)
 	free(sp_init);
 	free(sp_a);
 	free(sp_b);
-	return finish();
+	return summary();
 }
 
 #else /* !RX_HAVE_JIT */
@@ -902,7 +800,7 @@ int main(int argc, char **argv)
 int main(void)
 {
 	skip("no JIT on this platform (x86-64 only)");
-	return finish();
+	return summary();
 }
 
 #endif
