@@ -1,12 +1,13 @@
 /*
  * rx-published.h: the reference's published hashes (tests.cpp: five
  * inputs, v1 and v2) and a list that records the dataset items a light
- * hash computes, for tests-rx-vm and tests-rx-jit.  Include after
- * rx-tests.h.
+ * hash computes, and the whole dataset built on threads, for tests-rx-vm
+ * and tests-rx-jit.  Include after rx-tests.h and randomx/randomx.h.
  */
 #ifndef RX_PUBLISHED_H
 #define RX_PUBLISHED_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,51 @@ static inline size_t published_in(int i, uint8_t *buf)
 		return strlen(published_input[i]);
 	}
 	return (size_t)from_hex(input_e_hex, buf, 128);
+}
+
+typedef struct {
+	randomx_dataset *ds;
+	randomx_cache *c;
+	unsigned long start, count;
+} rx_init_job;
+
+static inline void *rx_init_thread(void *p)
+{
+	rx_init_job *j = p;
+
+	randomx_init_dataset(j->ds, j->c, j->start, j->count);
+	return NULL;
+}
+
+/*
+ * The whole of ds from cache c on RANDOMX_TEST_THREADS threads (default
+ * 2, at most 64), in equal slices; a thread that cannot start has its
+ * slice built here.
+ */
+static inline void rx_build_dataset(randomx_dataset *ds, randomx_cache *c)
+{
+	const char *e = getenv("RANDOMX_TEST_THREADS");
+	unsigned long n = randomx_dataset_item_count(), per;
+	int threads = e ? atoi(e) : 2, i;
+	pthread_t tid[64];
+	rx_init_job job[64];
+
+	if (threads < 1 || threads > 64)
+		threads = 2;
+	per = n / (unsigned long)threads;
+	for (i = 0; i < threads; i++) {
+		job[i].ds = ds;
+		job[i].c = c;
+		job[i].start = per * (unsigned long)i;
+		job[i].count = i == threads - 1 ? n - job[i].start : per;
+		if (pthread_create(&tid[i], NULL, rx_init_thread, &job[i])) {
+			rx_init_thread(&job[i]);
+			tid[i] = 0;
+		}
+	}
+	for (i = 0; i < threads; i++)
+		if (tid[i])
+			pthread_join(tid[i], NULL);
 }
 
 #endif /* !RX_PUBLISHED_H */

@@ -655,29 +655,12 @@ static void test_flags(randomx_cache *c0)
 
 /* ---- the whole dataset ---- */
 
-typedef struct {
-	randomx_dataset *ds;
-	randomx_cache *c;
-	unsigned long start, count;
-} init_job;
-
-static void *init_thread(void *p)
-{
-	init_job *j = p;
-
-	randomx_init_dataset(j->ds, j->c, j->start, j->count);
-	return NULL;
-}
-
 static void test_full_dataset(randomx_cache *c0)
 {
-	const char *e = getenv("RANDOMX_TEST_THREADS");
-	unsigned long n = randomx_dataset_item_count(), per;
-	int threads = e ? atoi(e) : 2, i, v, jit, ok;
+	unsigned long n = randomx_dataset_item_count();
+	int i, v, jit, ok;
 	randomx_dataset *ds = randomx_alloc_dataset(RANDOMX_FLAG_DEFAULT);
 	const rx_cache_state *cs = rx_cache_state_of(c0);
-	pthread_t tid[64];
-	init_job job[64];
 	uint8_t *mem, in[128], h[32], want[64];
 	char label[128];
 
@@ -685,22 +668,7 @@ static void test_full_dataset(randomx_cache *c0)
 		check("RANDOMX_TEST_FULL: dataset allocated", 0);
 		return;
 	}
-	if (threads < 1 || threads > 64)
-		threads = 2;
-	per = n / (unsigned long)threads;
-	for (i = 0; i < threads; i++) {
-		job[i].ds = ds;
-		job[i].c = c0;
-		job[i].start = per * (unsigned long)i;
-		job[i].count = i == threads - 1 ? n - job[i].start : per;
-		if (pthread_create(&tid[i], NULL, init_thread, &job[i])) {
-			init_thread(&job[i]);
-			tid[i] = 0;
-		}
-	}
-	for (i = 0; i < threads; i++)
-		if (tid[i])
-			pthread_join(tid[i], NULL);
+	rx_build_dataset(ds, c0);
 	mem = randomx_get_dataset_memory(ds);
 	ok = 1;
 	for (i = 0; i < 20000; i++) {

@@ -1269,51 +1269,20 @@ static void test_dataset_slices(randomx_dataset *ds)
 	    0x5a && mem[0] == 0x5a);
 }
 
-typedef struct {
-	randomx_dataset *ds;
-	unsigned long start, count;
-} init_job;
-
-static void *init_thread(void *p)
-{
-	init_job *j = p;
-
-	randomx_init_dataset(j->ds, cache0, j->start, j->count);
-	return NULL;
-}
-
 /* RANDOMX_TEST_FULL=1: the whole dataset, and the known answers on it. */
 static void test_full_dataset(randomx_cache *c1)
 {
-	const char *e = getenv("RANDOMX_TEST_THREADS");
-	unsigned long n = randomx_dataset_item_count(), per;
-	int threads = e ? atoi(e) : 2, i, v, a;
-	pthread_t tid[64];
-	init_job job[64];
+	int i, v, a;
 	randomx_dataset *ds;
 	uint8_t in[128], h[32];
 	char what[96];
 
-	if (threads < 1 || threads > 64)
-		threads = 2;
 	ds = randomx_alloc_dataset(RANDOMX_FLAG_DEFAULT);
 	if (!ds) {
 		check("RANDOMX_TEST_FULL: dataset allocated", 0);
 		return;
 	}
-	per = n / (unsigned long)threads;
-	for (i = 0; i < threads; i++) {
-		job[i].ds = ds;
-		job[i].start = per * (unsigned long)i;
-		job[i].count = i == threads - 1 ? n - job[i].start : per;
-		if (pthread_create(&tid[i], NULL, init_thread, &job[i])) {
-			init_thread(&job[i]);
-			tid[i] = 0;
-		}
-	}
-	for (i = 0; i < threads; i++)
-		if (tid[i])
-			pthread_join(tid[i], NULL);
+	rx_build_dataset(ds, cache0);
 	/* every AES, v1 and v2, interpreted and (where built) compiled */
 	for (a = 0; a < 2 * n_impls; a++)
 		for (v = 0; v < 2; v++) {
