@@ -1,5 +1,6 @@
 /*
- * rx-published.h: the reference's published hashes (tests.cpp: five
+ * rx-published.h: the specification's instruction table (names and
+ * frequencies), the reference's published hashes (tests.cpp: five
  * inputs, v1 and v2) and a list that records the dataset items a light
  * hash computes, and the whole dataset built on threads, for tests-rx-vm
  * and tests-rx-jit.  Include after rx-tests.h and randomx/randomx.h.
@@ -11,6 +12,37 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "randomx/program.h"
+
+/* The specification's instructions in table order, and their shares. */
+enum {
+	I_IADD_RS, I_IADD_M, I_ISUB_R, I_ISUB_M, I_IMUL_R, I_IMUL_M,
+	I_IMULH_R, I_IMULH_M, I_ISMULH_R, I_ISMULH_M, I_IMUL_RCP, I_INEG_R,
+	I_IXOR_R, I_IXOR_M, I_IROR_R, I_IROL_R, I_ISWAP_R, I_FSWAP_R,
+	I_FADD_R, I_FADD_M, I_FSUB_R, I_FSUB_M, I_FSCAL_R, I_FMUL_R,
+	I_FDIV_M, I_FSQRT_R, I_CBRANCH, I_CFROUND, I_ISTORE, I_COUNT
+};
+
+static const unsigned freq[I_COUNT] = {
+	RX_FREQ_IADD_RS, RX_FREQ_IADD_M, RX_FREQ_ISUB_R, RX_FREQ_ISUB_M,
+	RX_FREQ_IMUL_R, RX_FREQ_IMUL_M, RX_FREQ_IMULH_R, RX_FREQ_IMULH_M,
+	RX_FREQ_ISMULH_R, RX_FREQ_ISMULH_M, RX_FREQ_IMUL_RCP, RX_FREQ_INEG_R,
+	RX_FREQ_IXOR_R, RX_FREQ_IXOR_M, RX_FREQ_IROR_R, RX_FREQ_IROL_R,
+	RX_FREQ_ISWAP_R, RX_FREQ_FSWAP_R, RX_FREQ_FADD_R, RX_FREQ_FADD_M,
+	RX_FREQ_FSUB_R, RX_FREQ_FSUB_M, RX_FREQ_FSCAL_R, RX_FREQ_FMUL_R,
+	RX_FREQ_FDIV_M, RX_FREQ_FSQRT_R, RX_FREQ_CBRANCH, RX_FREQ_CFROUND,
+	RX_FREQ_ISTORE
+};
+
+/* Their names, in the same order. */
+static const char *const insn_name[I_COUNT] = {
+	"IADD_RS", "IADD_M", "ISUB_R", "ISUB_M", "IMUL_R", "IMUL_M",
+	"IMULH_R", "IMULH_M", "ISMULH_R", "ISMULH_M", "IMUL_RCP", "INEG_R",
+	"IXOR_R", "IXOR_M", "IROR_R", "IROL_R", "ISWAP_R", "FSWAP_R",
+	"FADD_R", "FADD_M", "FSUB_R", "FSUB_M", "FSCAL_R", "FMUL_R",
+	"FDIV_M", "FSQRT_R", "CBRANCH", "CFROUND", "ISTORE"
+};
 
 /* The items a light hash computes, for building them in a dataset. */
 typedef struct {

@@ -89,26 +89,6 @@ static int equals_hex(const void *p, const char *hex)
  * its tables (and of RX_FREQ_*): class k owns opcodes first[k] ..
  * first[k] + freq[k] - 1.
  */
-enum { N_CLASSES = 29, C_IMUL_RCP = 10, C_ISWAP_R = 16, C_CBRANCH = 26,
-	C_CFROUND = 27 };
-static const char *const class_name[N_CLASSES] = {
-	"IADD_RS", "IADD_M", "ISUB_R", "ISUB_M", "IMUL_R", "IMUL_M",
-	"IMULH_R", "IMULH_M", "ISMULH_R", "ISMULH_M", "IMUL_RCP", "INEG_R",
-	"IXOR_R", "IXOR_M", "IROR_R", "IROL_R", "ISWAP_R", "FSWAP_R",
-	"FADD_R", "FADD_M", "FSUB_R", "FSUB_M", "FSCAL_R", "FMUL_R",
-	"FDIV_M", "FSQRT_R", "CBRANCH", "CFROUND", "ISTORE"
-};
-static const unsigned freq[N_CLASSES] = {
-	RX_FREQ_IADD_RS, RX_FREQ_IADD_M, RX_FREQ_ISUB_R, RX_FREQ_ISUB_M,
-	RX_FREQ_IMUL_R, RX_FREQ_IMUL_M, RX_FREQ_IMULH_R, RX_FREQ_IMULH_M,
-	RX_FREQ_ISMULH_R, RX_FREQ_ISMULH_M, RX_FREQ_IMUL_RCP, RX_FREQ_INEG_R,
-	RX_FREQ_IXOR_R, RX_FREQ_IXOR_M, RX_FREQ_IROR_R, RX_FREQ_IROL_R,
-	RX_FREQ_ISWAP_R, RX_FREQ_FSWAP_R, RX_FREQ_FADD_R, RX_FREQ_FADD_M,
-	RX_FREQ_FSUB_R, RX_FREQ_FSUB_M, RX_FREQ_FSCAL_R, RX_FREQ_FMUL_R,
-	RX_FREQ_FDIV_M, RX_FREQ_FSQRT_R, RX_FREQ_CBRANCH, RX_FREQ_CFROUND,
-	RX_FREQ_ISTORE
-};
-
 static unsigned class_opcode(int k)
 {
 	unsigned first = 0;
@@ -152,7 +132,7 @@ static void make_program(uint8_t *p, int v2, int focus, unsigned pct)
 
 			memcpy(w + 4, &imm, 4);
 		}
-		if (focus == C_CBRANCH && rng64() % 2)
+		if (focus == I_CBRANCH && rng64() % 2)
 			w[1] &= 0xf9;	/* r0 or r1: conditions on one chain */
 	}
 }
@@ -216,7 +196,7 @@ static void test_programs_full(rx_jit_diff *d, int many)
 			    bmi2 ? "" : ", no BMI2", n);
 			check(label, ok);
 			/* each instruction in turn, 40% of the program */
-			for (k = 0; k < N_CLASSES; k++) {
+			for (k = 0; k < I_COUNT; k++) {
 				ok = 1;
 				n = (bmi2 ? 3 : 1) * many;
 				for (i = 0; i < n; i++) {
@@ -226,11 +206,11 @@ static void test_programs_full(rx_jit_diff *d, int many)
 					new_scratchpad(a);
 					make_program(prog, v2, k, 40);
 					ok &= diff_one(d, prog, v2, a,
-					    (unsigned)(i + k) & 3, class_name[k]);
+					    (unsigned)(i + k) & 3, insn_name[k]);
 				}
 				snprintf(label, sizeof(label), "full mode, v%d%s: "
 				    "%s-heavy programs", v2 + 1,
-				    bmi2 ? "" : ", no BMI2", class_name[k]);
+				    bmi2 ? "" : ", no BMI2", insn_name[k]);
 				check(label, ok);
 			}
 		}
@@ -284,7 +264,7 @@ static void test_programs_light(rx_jit_diff *d, const rx_cache_state *c0,
 
 					new_scratchpad(a);
 					make_program(prog, v2, i % 3 ? -1 :
-					    C_CFROUND, 20);
+					    I_CFROUND, 20);
 					ok &= diff_one(d, prog, v2, a,
 					    (unsigned)i & 3, "light program");
 				}

@@ -346,26 +346,6 @@ static void test_hashfill_vector(const char *seed_hex, const char *state_hex,
 
 /* ---- programs: configuration and decoding ---- */
 
-/* The specification's instructions in table order, and their shares. */
-enum {
-	I_IADD_RS, I_IADD_M, I_ISUB_R, I_ISUB_M, I_IMUL_R, I_IMUL_M,
-	I_IMULH_R, I_IMULH_M, I_ISMULH_R, I_ISMULH_M, I_IMUL_RCP, I_INEG_R,
-	I_IXOR_R, I_IXOR_M, I_IROR_R, I_IROL_R, I_ISWAP_R, I_FSWAP_R,
-	I_FADD_R, I_FADD_M, I_FSUB_R, I_FSUB_M, I_FSCAL_R, I_FMUL_R,
-	I_FDIV_M, I_FSQRT_R, I_CBRANCH, I_CFROUND, I_ISTORE, I_COUNT
-};
-
-static const unsigned freq[I_COUNT] = {
-	RX_FREQ_IADD_RS, RX_FREQ_IADD_M, RX_FREQ_ISUB_R, RX_FREQ_ISUB_M,
-	RX_FREQ_IMUL_R, RX_FREQ_IMUL_M, RX_FREQ_IMULH_R, RX_FREQ_IMULH_M,
-	RX_FREQ_ISMULH_R, RX_FREQ_ISMULH_M, RX_FREQ_IMUL_RCP, RX_FREQ_INEG_R,
-	RX_FREQ_IXOR_R, RX_FREQ_IXOR_M, RX_FREQ_IROR_R, RX_FREQ_IROL_R,
-	RX_FREQ_ISWAP_R, RX_FREQ_FSWAP_R, RX_FREQ_FADD_R, RX_FREQ_FADD_M,
-	RX_FREQ_FSUB_R, RX_FREQ_FSUB_M, RX_FREQ_FSCAL_R, RX_FREQ_FMUL_R,
-	RX_FREQ_FDIV_M, RX_FREQ_FSQRT_R, RX_FREQ_CBRANCH, RX_FREQ_CFROUND,
-	RX_FREQ_ISTORE
-};
-
 /* Opcode `which` (0 = first, 1 = last) of instruction `instr`. */
 static unsigned opcode(unsigned instr, int which)
 {
