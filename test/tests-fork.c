@@ -20,14 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "yespower.h"
-
-#define HUGE ((size_t)2 << 20)
-#define MAX_GRAB 65536
+#include "test/huge-pool.h"
 
 static int passed, failed;
 
@@ -38,21 +35,6 @@ static void report(const char *name, int ok)
 		passed++;
 	else
 		failed++;
-}
-
-/* HugePages_Free from /proc/meminfo, or -1. */
-static long huge_free(void)
-{
-	char line[128];
-	long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "HugePages_Free: %ld", &v) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return v;
 }
 
 static const yespower_params_t params = { YESPOWER_1_0, 2048, 32, NULL, 0 };
@@ -95,7 +77,7 @@ int main(int argc, char **argv)
 	static void *grabbed[MAX_GRAB];
 	int need_huge = argc > 1 && !strcmp(argv[1], "--need-huge");
 	long before = huge_free(), after;
-	size_t n = 0, misses = 0;
+	size_t n = 0;
 	yespower_local_t local;
 	yespower_binary_t want;
 	int ok;
@@ -118,26 +100,13 @@ int main(int argc, char **argv)
 		    "pages");
 		return failed ? 1 : 0;
 	}
-	/* The rest of the pool, touched so that it is really taken (again
-	 * while another process gives pages back). */
-	while (n < MAX_GRAB && huge_free() > 0 && misses < 1000) {
-		void *p = mmap(NULL, HUGE, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-
-		if (p == MAP_FAILED) {
-			misses++;	/* reserved by someone else? */
-			continue;
-		}
-		memset(p, 1, HUGE);
-		grabbed[n++] = p;
-	}
+	n = huge_grab(grabbed);
 	printf("fork: the parent holds %ld huge pages, took the other %zu\n",
 	    before - after, n);
 	report("the pool is exhausted", huge_free() == 0);
 	report("hashes in a child with the huge page pool exhausted",
 	    child_hashes(&local, &want));
-	while (n)
-		munmap(grabbed[--n], HUGE);
+	huge_release(grabbed, n);
 	yespower_free_local(&local);
 	printf("fork: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

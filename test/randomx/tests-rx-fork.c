@@ -16,14 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "randomx/randomx.h"
-
-#define HUGE ((size_t)2 << 20)
-#define MAX_GRAB 65536
+#include "test/huge-pool.h"
 
 static int passed, failed;
 
@@ -34,20 +31,6 @@ static void report(const char *name, int ok)
 		passed++;
 	else
 		failed++;
-}
-
-static long huge_free(void)
-{
-	char line[128];
-	long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "HugePages_Free: %ld", &v) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return v;
 }
 
 /* Fork; the child hashes with vm.  1 if it agreed with want and exited. */
@@ -93,7 +76,7 @@ int main(int argc, char **argv)
 	randomx_cache *cache;
 	randomx_vm *vm;
 	uint8_t want[32];
-	size_t n = 0, misses = 0;
+	size_t n = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	report("hashes in a child (normal pages)", !setup(f, &cache, &vm,
@@ -111,22 +94,11 @@ int main(int argc, char **argv)
 		    passed, failed);
 		return failed ? 1 : 0;
 	}
-	while (n < MAX_GRAB && huge_free() > 0 && misses < 1000) {
-		void *p = mmap(NULL, HUGE, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-
-		if (p == MAP_FAILED) {
-			misses++;
-			continue;
-		}
-		memset(p, 1, HUGE);
-		grabbed[n++] = p;
-	}
+	n = huge_grab(grabbed);
 	report("the huge page pool is exhausted", huge_free() == 0);
 	report("hashes in a child, huge pages, the pool exhausted",
 	    child_agrees(vm, want));
-	while (n)
-		munmap(grabbed[--n], HUGE);
+	huge_release(grabbed, n);
 	randomx_destroy_vm(vm);
 	randomx_release_cache(cache);
 	printf("tests-rx-fork: %d passed, %d failed\n", passed, failed);
