@@ -37,6 +37,13 @@
  *   --large-pages caches, datasets and scratchpads in 2 MiB pages
  *                (RANDOMX_FLAG_LARGE_PAGES: reserve them first, about
  *                2400 for two full-mode libraries)
+ *   --threads N  N threads hash in each slice, a VM each (default 1;
+ *                slices then timed in wall time)
+ *
+ * Which library is A matters a little: this library against a copy of
+ * itself read B / A 1.01-1.02 in full mode.  For a difference of a few
+ * percent, measure both orders (fresh processes, A B then B A) and take
+ * the mean of B / A and 1 / (A / B).
  * Prints each library's hashes per second and B / A.  Exit status 1 if
  * the hashes differ, 2 for a usage or setup error.
  */
@@ -53,11 +60,13 @@
 
 #include "tools/randomx-dl.h"
 
+#define MAX_THREADS 16
+
 typedef struct {
 	randomx_dl api;
 	randomx_cache *cache;
 	randomx_dataset *dataset;
-	randomx_vm *vm;
+	randomx_vm *vm[MAX_THREADS];
 	double seconds;
 	unsigned long hashes;
 } lib;
@@ -117,35 +126,87 @@ static void build_dataset(lib *l, int threads)
 		pthread_join(tid[i], NULL);
 }
 
+/* Hashing threads per slice (--threads). */
+static int hash_threads = 1;
+
 /*
- * count hashes of nonces first .. first + count - 1 on l's VM; returns
- * the XOR of them (the two libraries must agree) and adds the time.
+ * count hashes of nonces first .. first + count - 1 on vm; returns the
+ * XOR of them (the two libraries must agree).
  */
-static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
+static uint64_t hash_nonces(const lib *l, randomx_vm *vm, uint32_t first,
+    unsigned count)
 {
 	uint8_t block[76], h[RANDOMX_HASH_SIZE];
 	uint64_t x = 0, w;
-	double t0 = clock_now(slice_clock);
 	unsigned i, j;
 
 	memset(block, 0x5a, sizeof(block));
 	memcpy(block + 39, &first, 4);
-	l->api.hash_first(l->vm, block, sizeof(block));
+	l->api.hash_first(vm, block, sizeof(block));
 	for (i = 1; i <= count; i++) {
 		uint32_t nonce = first + i;
 
 		memcpy(block + 39, &nonce, 4);
 		if (i < count)
-			l->api.hash_next(l->vm, block, sizeof(block), h);
+			l->api.hash_next(vm, block, sizeof(block), h);
 		else
-			l->api.hash_last(l->vm, h);
+			l->api.hash_last(vm, h);
 		for (j = 0; j < RANDOMX_HASH_SIZE; j += 8) {
 			memcpy(&w, h + j, 8);
 			x ^= w * (2 * (uint64_t)i + 1);
 		}
 	}
+	return x;
+}
+
+typedef struct {
+	const lib *l;
+	randomx_vm *vm;
+	uint32_t first;
+	unsigned count;
+	uint64_t x;
+} hash_job;
+
+static void *hash_thread(void *arg)
+{
+	hash_job *j = arg;
+
+	j->x = hash_nonces(j->l, j->vm, j->first, j->count);
+	return NULL;
+}
+
+/*
+ * A slice: count nonces on each of the hash_threads VMs of l (thread t
+ * from first + t * (count + 1)); returns the XOR of their hashes and
+ * adds the time and the hashes to l.
+ */
+static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
+{
+	double t0 = clock_now(slice_clock);
+	pthread_t tid[MAX_THREADS];
+	hash_job job[MAX_THREADS];
+	uint64_t x = 0;
+	int t;
+
+	for (t = 0; t < hash_threads; t++) {
+		job[t].l = l;
+		job[t].vm = l->vm[t];
+		job[t].first = first + (uint32_t)t * (count + 1);
+		job[t].count = count;
+		if (hash_threads == 1)
+			hash_thread(&job[t]);
+		else if (pthread_create(&tid[t], NULL, hash_thread, &job[t])) {
+			fprintf(stderr, "rx-abcompare: pthread_create failed\n");
+			exit(2);
+		}
+	}
+	for (t = 0; t < hash_threads; t++) {
+		if (hash_threads > 1)
+			pthread_join(tid[t], NULL);
+		x ^= job[t].x;
+	}
 	l->seconds += clock_now(slice_clock) - t0;
-	l->hashes += count;
+	l->hashes += count * (unsigned long)hash_threads;
 	return x;
 }
 
@@ -159,7 +220,7 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 {
 	static uint32_t nonce;
 	unsigned count, k;
-	int i, differ = 0;
+	int i, t, differ = 0;
 
 	for (i = 0; i < 2; i++) {
 		int f = (soft ? 0 : RANDOMX_FLAG_HARD_AES) |
@@ -168,12 +229,14 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 
 		if (jit)
 			f |= L[i].api.get_flags() & RANDOMX_FLAG_JIT;
-		L[i].vm = L[i].api.create_vm((randomx_flags)f, L[i].cache,
-		    L[i].dataset);
-		if (!L[i].vm) {
-			fprintf(stderr, "rx-abcompare: %s: no VM\n",
-			    L[i].api.path);
-			exit(2);
+		for (t = 0; t < hash_threads; t++) {
+			L[i].vm[t] = L[i].api.create_vm((randomx_flags)f,
+			    L[i].cache, L[i].dataset);
+			if (!L[i].vm[t]) {
+				fprintf(stderr, "rx-abcompare: %s: no VM\n",
+				    L[i].api.path);
+				exit(2);
+			}
 		}
 		L[i].seconds = 0;
 		L[i].hashes = 0;
@@ -181,7 +244,7 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 	/* size a slice from a first timing of 2 hashes on each */
 	run_slice(&L[0], nonce, 2);
 	run_slice(&L[1], nonce, 2);
-	nonce += 3;
+	nonce += 3 * (unsigned)hash_threads;
 	count = (unsigned)(slice_s * 4 / (L[0].seconds + L[1].seconds));
 	if (count < 1)
 		count = 1;
@@ -193,7 +256,7 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 		uint64_t x = run_slice(&L[a], nonce, count);
 
 		differ |= x != run_slice(&L[!a], nonce, count);
-		nonce += count + 1;
+		nonce += (count + 1) * (unsigned)hash_threads;
 	}
 	for (i = 0; i < 2; i++)
 		printf("%c %-40s %8.3f H/s  (%lu hashes, %.1f s)\n", 'A' + i,
@@ -208,7 +271,8 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 	*ratio = ((double)L[1].hashes / L[1].seconds) /
 	    ((double)L[0].hashes / L[0].seconds);
 	for (i = 0; i < 2; i++)
-		L[i].api.destroy_vm(L[i].vm);
+		for (t = 0; t < hash_threads; t++)
+			L[i].api.destroy_vm(L[i].vm[t]);
 	return differ;
 }
 
@@ -256,18 +320,22 @@ int main(int argc, char **argv)
 			large = RANDOMX_FLAG_LARGE_PAGES;
 		else if (!strcmp(argv[i], "--init") && i + 1 < argc)
 			threads = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			hash_threads = atoi(argv[++i]);
 		else if (argv[i][0] != '-' && np < 2)
 			paths[np++] = argv[i];
 		else
 			np = 99;
 	}
 	if (np != 2 || seconds <= 0 || slice_s <= 0 || threads < 1 ||
-	    threads > 64 || repeat < 1 || repeat > 64) {
+	    threads > 64 || repeat < 1 || repeat > 64 || hash_threads < 1 ||
+	    hash_threads > MAX_THREADS ||
+	    (hash_threads > 1 && slice_clock != CLOCK_MONOTONIC)) {
 		fprintf(stderr, "usage: rx-abcompare [-s SECONDS] [-S SECONDS] "
 		    "[--full] [--v2] [--soft] [--all] [--v1v2] [--repeat N] "
 		    "[--cpu-time] [--jit] [--init N] "
 		    "[--same-pages] [--build-both] [--build-by A|B] "
-		    "[--large-pages] libA.so "
+		    "[--large-pages] [--threads N] libA.so "
 		    "libB.so\n");
 		return 2;
 	}
