@@ -571,6 +571,50 @@ static unsigned prefetch_point(const rx_insn *code, unsigned n,
 	return p;
 }
 
+/* The operation after the last one that writes integer register a or b. */
+static unsigned last_write_after(const rx_insn *code, unsigned n, unsigned a,
+    unsigned b)
+{
+	unsigned p = n;
+
+	while (p > 0 && !writes_reg(&code[p - 1], a) &&
+	    !writes_reg(&code[p - 1], b))
+		p--;
+	return p;
+}
+
+/*
+ * The next iteration's scratchpad lines, prefetched as soon as they are
+ * known: its spAddr0 and spAddr1 come from readReg0 ^ readReg1 after this
+ * iteration's dataset item is mixed in, and both the registers (final
+ * from here on) and the item (prefetched an iteration ago) are at hand.
+ * Only a prefetch: run again after a CBRANCH jumps back, it is merely
+ * redone with the newer values.
+ */
+static void emit_sp_prefetch(compiler *c, const rx_program_config *cfg)
+{
+	rx_asm *a = &c->a;
+	int r0 = cfg->read_reg[0], r1 = cfg->read_reg[1];
+
+	if (c->v2) {
+		rx_alu32(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
+	} else {
+		rx_alu(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
+		rx_shift_imm(a, 1, 5, RX_RCX, 32);
+	}
+	rx_alu_imm(a, 0, 4, rx_reg(RX_RCX), (int32_t)RX_DATASET_ADDR_MASK);
+	rx_alu(a, RX_MOV, RX_RAX, rx_reg(VREG(r0)));
+	rx_alu(a, RX_XOR, RX_RAX, rx_mem_idx(RX_RDI, RX_RCX, 0, 8 * r0));
+	rx_alu(a, RX_XOR, RX_RAX, rx_reg(VREG(r1)));
+	rx_alu(a, RX_XOR, RX_RAX, rx_mem_idx(RX_RDI, RX_RCX, 0, 8 * r1));
+	rx_alu(a, RX_MOV, RX_RDX, rx_reg(RX_RAX));
+	rx_shift_imm(a, 1, 5, RX_RDX, 32);
+	rx_alu_imm(a, 0, 4, rx_reg(RX_RAX), (int32_t)RX_L3_MASK64);
+	rx_alu_imm(a, 0, 4, rx_reg(RX_RDX), (int32_t)RX_L3_MASK64);
+	rx_prefetch(a, 1, rx_mem_idx(RX_RSI, RX_RAX, 0, 0));
+	rx_prefetch(a, 1, rx_mem_idx(RX_RSI, RX_RDX, 0, 0));
+}
+
 /* eax = readReg2 ^ readReg3 (32 bits) */
 static void emit_mix23(compiler *c, const rx_program_config *cfg)
 {
@@ -703,14 +747,7 @@ static void emit_store(compiler *c)
 		rx_sse(a, RX_MOVAPD_STORE, i, rx_mem(RX_RCX, 16 * i));
 }
 
-/*
- * Step 1 and 2 of the next iteration's addresses: eax, edx, and their
- * lines prefetched.  Here at the loop's end, as in the reference: they
- * are known as soon as readReg0 and readReg1 are last written, but
- * computing them there reads the dataset item while it may still be on
- * its way, and the loads then hold up retirement earlier; measured so,
- * v2 was 0.9% slower in full mode (v1 the same).
- */
+/* Step 1 and 2 of the next iteration's addresses: eax, edx. */
 static void emit_next_addresses(compiler *c, const rx_program_config *cfg)
 {
 	rx_asm *a = &c->a;
@@ -803,7 +840,7 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
     const rx_program_config *cfg)
 {
 	rx_asm *a = &c->a;
-	unsigned i, hoist = n + 1;
+	unsigned i, hoist = n + 1, sp_at = n + 1;
 	const uint8_t *top;
 	size_t to_top;
 
@@ -823,14 +860,21 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
 	top = a->buf + *c->top;
 	if (c->full && !c->v2)
 		hoist = prefetch_point(code, n, cfg);
+	if (c->full)
+		sp_at = last_write_after(code, n, cfg->read_reg[0],
+		    cfg->read_reg[1]);
 	for (i = 0; i < n; i++) {
 		if (i == hoist)
 			emit_v1_prefetch(c, cfg);
+		if (i == sp_at)
+			emit_sp_prefetch(c, cfg);
 		c->pos[i] = (uint32_t)a->pos;
 		emit_insn(c, &code[i]);
 	}
 	if (hoist == n)
 		emit_v1_prefetch(c, cfg);
+	if (sp_at == n)
+		emit_sp_prefetch(c, cfg);
 	emit_read_dataset(c, cfg, hoist <= n);
 	emit_store(c);
 	emit_next_addresses(c, cfg);
