@@ -42,8 +42,10 @@
  *
  * Which library is A matters a little: this library against a copy of
  * itself read B / A 1.01-1.02 in full mode.  For a difference of a few
- * percent, measure both orders (fresh processes, A B then B A) and take
- * the mean of B / A and 1 / (A / B).
+ * percent, measure both orders in fresh processes, X as B and then X as
+ * A, and take the mean of X's ratio from each: B / A from the first,
+ * 1 / (B / A) from the second.
+ *
  * Prints each library's hashes per second and B / A.  Exit status 1 if
  * the hashes differ, 2 for a usage or setup error.
  */
