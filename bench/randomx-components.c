@@ -227,6 +227,26 @@ static uint32_t run_program_gen(bench_part *p, uint64_t count)
 	return s->program[200];
 }
 
+#if RX_HAVE_JIT
+/* AesGenerator4R's program bytes, configured and compiled (not run). */
+static uint32_t run_jit_compile(bench_part *p, uint64_t count)
+{
+	rx_part *r = (rx_part *)p;
+	rx_vm_state *s = r->state;
+	uint8_t seed[64];
+	uint32_t failed = 0;
+
+	memcpy(seed, r->buf, 64);
+	while (count--) {
+		rx_program_generate(s->aes, seed, s->program, s->v2);
+		rx_program_configure(s->program, &s->cfg);
+		failed += (uint32_t)rx_jit_vm_compile(r->jit, s) != 0;
+		seed[0] ^= s->program[100];
+	}
+	return failed + s->program[200];
+}
+#endif
+
 /* One program run: 2048 iterations, light mode (items computed). */
 static uint32_t run_vm_program(bench_part *p, uint64_t count)
 {
@@ -317,6 +337,11 @@ static size_t build_parts(rx_part *list, randomx_flags f)
 	}
 	add(list, &n, "program generation and decoding", "programs/s", 1,
 	    run_program_gen);
+#if RX_HAVE_JIT
+	if (f & RANDOMX_FLAG_JIT)
+		add(list, &n, "program generation and JIT compile",
+		    "programs/s", 1, run_jit_compile);
+#endif
 	add(list, &n, "VM program, light mode", "programs/s", 1,
 	    run_vm_program)->part.in_hash = 1;
 #if RX_HAVE_JIT

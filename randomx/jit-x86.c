@@ -976,14 +976,17 @@ void rx_jit_limit_features(unsigned mask)
 	feature_mask = mask;
 }
 
-static int compile(rx_jit_vm *j, const rx_insn *code, unsigned n,
-    const rx_program_config *cfg, const rx_vm_state *vm)
+int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 {
+	rx_insn code[RX_PROGRAM_MAX_SIZE + 1];
+	unsigned n;
 	compiler c;
 
 	j->fn = NULL;
 	if (rx_exec_writable(&j->mem))
 		return -1;
+	n = rx_program_decode(vm->program + RX_PROGRAM_CONFIG_BYTES,
+	    rx_program_size(vm->v2), code);
 	rx_asm_init(&c.a, j->mem.base + POOL_BYTES, CODE_BYTES);
 	c.pool = (uint64_t *)(void *)j->mem.base;
 	c.npool = 0;
@@ -998,7 +1001,7 @@ static int compile(rx_jit_vm *j, const rx_insn *code, unsigned n,
 #ifdef RX_X86_ISAS
 	c.hard_aes = vm->aes == &rx_aes_aesni;
 #endif
-	emit_function(&c, code, n, cfg);
+	emit_function(&c, code, n, &vm->cfg);
 	if (rx_exec_executable(&j->mem) || c.a.overflow)
 		return -1;
 	j->fn = (program_fn)(void *)(j->mem.base + POOL_BYTES);
@@ -1046,29 +1049,26 @@ static void finish(const rx_jit_ctx *x, rx_vm_state *vm)
 	vm->fprc = (x->mxcsr >> 13) & 3;
 }
 
-int rx_jit_vm_run_code(rx_jit_vm *j, const rx_insn *code, unsigned n,
-    const rx_program_config *cfg, rx_vm_state *vm, const rx_ss_jit *ss)
+void rx_jit_vm_run(rx_jit_vm *j, rx_vm_state *vm, const rx_ss_jit *ss)
 {
-	if (compile(j, code, n, cfg, vm))
-		return -1;
-	setup(&j->ctx, cfg, vm, ss);
+	setup(&j->ctx, &vm->cfg, vm, ss);
 	j->fn(&j->ctx);
 	finish(&j->ctx, vm);
-	return 0;
 }
 
 void rx_jit_vm_run_program(rx_jit_vm *j, rx_vm_state *vm,
     const uint8_t seed[64], const rx_ss_jit *ss)
 {
-	unsigned size = rx_program_size(vm->v2), n;
-
 	rx_program_generate(vm->aes, seed, vm->program, vm->v2);
 	rx_program_configure(vm->program, &vm->cfg);
-	n = rx_program_decode(vm->program + RX_PROGRAM_CONFIG_BYTES, size,
-	    vm->code);
 	memcpy(vm->regs.a, vm->cfg.a, sizeof(vm->regs.a));
-	if (rx_jit_vm_run_code(j, vm->code, n, &vm->cfg, vm, ss))
-		rx_vm_execute(vm);
+	if (rx_jit_vm_compile(j, vm) == 0) {
+		rx_jit_vm_run(j, vm, ss);
+		return;
+	}
+	rx_program_decode(vm->program + RX_PROGRAM_CONFIG_BYTES,
+	    rx_program_size(vm->v2), vm->code);
+	rx_vm_execute(vm);
 }
 
 #endif /* RX_HAVE_JIT */

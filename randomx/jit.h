@@ -126,14 +126,17 @@ void rx_jit_vm_run_program(rx_jit_vm *j, rx_vm_state *vm,
     const uint8_t seed[64], const rx_ss_jit *ss);
 
 /*
- * rx_jit_vm_run_code(j, code, n, cfg, vm, ss):
- * For tests: compile the decoded program code[0 .. n] (END included) with
- * configuration cfg and run its loop on vm as rx_vm_execute does (vm->regs.a
- * set, the scratchpad and vm->fprc as they are).  Returns 0, or -1 if it
- * did not compile (nothing run).
+ * rx_jit_vm_compile(j, vm):
+ * Compile the program in vm->program (its instruction words; v1 or v2 as
+ * vm->v2) with the configuration vm->cfg, for vm's mode (full if
+ * vm->dataset is set).  Returns 0, or -1 if it did not compile (j then has
+ * nothing to run).  rx_jit_vm_run(j, vm, ss) then runs its loop on vm as
+ * rx_vm_execute does (vm->regs.a set, the scratchpad and vm->fprc as they
+ * are), items from ss in light mode as above.  Both are for tests and the
+ * benchmark; rx_jit_vm_run_program is the two after generating.
  */
-int rx_jit_vm_run_code(rx_jit_vm *j, const rx_insn *code, unsigned n,
-    const rx_program_config *cfg, rx_vm_state *vm, const rx_ss_jit *ss);
+int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm);
+void rx_jit_vm_run(rx_jit_vm *j, rx_vm_state *vm, const rx_ss_jit *ss);
 
 /*
  * rx_jit_vm_code(j): where j's compiled code is (for tests that look at

@@ -50,7 +50,6 @@ static int differ_words(rx_jit_diff *d, const char *name, const uint64_t *x,
 int rx_jit_diff_run(rx_jit_diff *d, const uint8_t *program, int v2,
     const rx_aes_impl *aes, unsigned fprc, const uint8_t *sp_init)
 {
-	unsigned n;
 	size_t i;
 	fenv_t env;
 	int mode;
@@ -60,8 +59,6 @@ int rx_jit_diff_run(rx_jit_diff *d, const uint8_t *program, int v2,
 	memcpy(d->sp_jit, sp_init, RX_SCRATCHPAD_L3);
 	prepare(&st_interp, d, d->sp_interp, program, v2, aes, fprc);
 	prepare(&st_jit, d, d->sp_jit, program, v2, aes, fprc);
-	n = rx_program_decode(st_jit.program + RX_PROGRAM_CONFIG_BYTES,
-	    rx_program_size(v2), st_jit.code);
 	rx_program_decode(st_interp.program + RX_PROGRAM_CONFIG_BYTES,
 	    rx_program_size(v2), st_interp.code);
 
@@ -69,11 +66,11 @@ int rx_jit_diff_run(rx_jit_diff *d, const uint8_t *program, int v2,
 	mode = fegetround();
 	rx_vm_execute(&st_interp);
 	fesetenv(&env);
-	if (rx_jit_vm_run_code(d->jit, st_jit.code, n, &st_jit.cfg, &st_jit,
-	    d->ss)) {
+	if (rx_jit_vm_compile(d->jit, &st_jit)) {
 		snprintf(d->what, sizeof(d->what), "did not compile");
 		return -1;
 	}
+	rx_jit_vm_run(d->jit, &st_jit, d->ss);
 	if (fegetround() != mode) {
 		fesetenv(&env);
 		snprintf(d->what, sizeof(d->what), "the JIT left the rounding "
