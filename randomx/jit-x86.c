@@ -1,10 +1,11 @@
 /*
  * jit-x86.c: RandomX programs compiled to x86-64 (see jit.h).
  *
- * The program is decoded by program.c, as for the interpreter (the same
- * operations, no-ops left out, CBRANCH targets in the decoded numbering),
- * and each operation becomes one to six x86 instructions inside the
- * program loop of chapter 4.6.2, which is compiled around it.  Registers
+ * The program is decoded by program-decode.h's step, as for the
+ * interpreter (the same operations, no-ops left out, CBRANCH targets in
+ * the decoded numbering), one instruction word at a time, and each
+ * operation becomes one to six x86 instructions inside the program loop
+ * of chapter 4.6.2, which is compiled around it.  Registers
  * live in machine registers throughout:
  *
  *	r8 .. r15	r0 .. r7
@@ -24,10 +25,8 @@
  * arithmetic are SSE2's, IEEE-754 double, as the interpreter's C.
  *
  * Differences from a line-by-line translation, for speed:
- * - v1, full mode: the dataset prefetch (mx ^= readReg2 ^ readReg3) moves
- *   up to just after the last instruction that can change readReg2 or
- *   readReg3 (and that no later CBRANCH jumps back over), so the line has
- *   longer to arrive.
+ * - Full mode: the next iteration's scratchpad lines are prefetched at the
+ *   end of this one, once its dataset item is mixed in.
  * - IMULH uses BMI2's MULX where the CPU has it; 64-bit multipliers
  *   (IMUL_RCP) are loaded from a constant pool in front of the code.
  * - Light mode: the item numbers of the next iteration (v1) or two (v2)
@@ -45,6 +44,7 @@
 
 #include "cpu-features.h"
 #include "randomx/jit-x86-asm.h"
+#include "randomx/program-decode.h"
 
 /* Code memory: the constant pool, then the code, on its own page. */
 #define POOL_BYTES 4096
@@ -351,7 +351,9 @@ static inline bp t_cvt(bp p, const rx_insn *in)
 /* Room for any one operation's code (the longest, IMULH_M, is 27 bytes). */
 #define INSN_ROOM 64
 
-static void emit_insn(compiler *c, const rx_insn *in)
+/* Always inlined into emit_program's loop: see there. */
+static inline __attribute__((always_inline)) void emit_insn(compiler *c,
+    const rx_insn *in)
 {
 	rx_asm *a = &c->a;
 	int d = VREG(in->dst), s = VREG(in->src & 7), x = in->dst;
@@ -531,65 +533,14 @@ static void emit_insn(compiler *c, const rx_insn *in)
 	a->pos += (size_t)(p - p0);
 }
 
-/* Whether operation in writes integer register reg. */
-static int writes_reg(const rx_insn *in, unsigned reg)
-{
-	switch (in->op) {
-	case RX_OP_FSWAP_R: case RX_OP_FADD_R: case RX_OP_FADD_M:
-	case RX_OP_FSUB_R: case RX_OP_FSUB_M: case RX_OP_FSCAL_R:
-	case RX_OP_FMUL_R: case RX_OP_FDIV_M: case RX_OP_FSQRT_R:
-	case RX_OP_CFROUND: case RX_OP_ISTORE: case RX_OP_END:
-		return 0;
-	case RX_OP_ISWAP_R:
-		return in->dst == reg || in->src == reg;
-	default:
-		return in->dst == reg;
-	}
-}
-
 /*
- * The earliest operation p (0 .. n) before which v1's dataset prefetch
- * may go: nothing from p on changes readReg2 or readReg3, and no CBRANCH
- * from p on jumps to before p (that would run the prefetch, which changes
- * mx, twice).
- */
-static unsigned prefetch_point(const rx_insn *code, unsigned n,
-    const rx_program_config *cfg)
-{
-	unsigned p = n;
-
-	while (p > 0) {
-		const rx_insn *in = &code[p - 1];
-
-		if (writes_reg(in, cfg->read_reg[2]) ||
-		    writes_reg(in, cfg->read_reg[3]))
-			break;
-		if (in->op == RX_OP_CBRANCH && in->target < p - 1)
-			break;
-		p--;
-	}
-	return p;
-}
-
-/* The operation after the last one that writes integer register a or b. */
-static unsigned last_write_after(const rx_insn *code, unsigned n, unsigned a,
-    unsigned b)
-{
-	unsigned p = n;
-
-	while (p > 0 && !writes_reg(&code[p - 1], a) &&
-	    !writes_reg(&code[p - 1], b))
-		p--;
-	return p;
-}
-
-/*
- * The next iteration's scratchpad lines, prefetched as soon as they are
- * known: its spAddr0 and spAddr1 come from readReg0 ^ readReg1 after this
- * iteration's dataset item is mixed in, and both the registers (final
- * from here on) and the item (prefetched an iteration ago) are at hand.
- * Only a prefetch: run again after a CBRANCH jumps back, it is merely
- * redone with the newer values.
+ * The next iteration's scratchpad lines, prefetched after the program's
+ * instructions: its spAddr0 and spAddr1 come from readReg0 ^ readReg1
+ * after this iteration's dataset item is mixed in, and both the registers
+ * (final here) and the item (prefetched an iteration ago) are at hand.
+ * (Placing it earlier, after the last instruction that writes readReg0 or
+ * readReg1, needs the whole program decoded before compiling and measured
+ * no faster.)
  */
 static void emit_sp_prefetch(compiler *c, const rx_program_config *cfg)
 {
@@ -677,8 +628,7 @@ static const uint8_t *light_item(rx_jit_ctx *x, uint64_t old_mem,
     uint64_t new_mem);
 
 /* Steps 7 (the dataset item) and the memory registers' swap. */
-static void emit_read_dataset(compiler *c, const rx_program_config *cfg,
-    int hoisted)
+static void emit_read_dataset(compiler *c, const rx_program_config *cfg)
 {
 	rx_asm *a = &c->a;
 
@@ -695,8 +645,7 @@ static void emit_read_dataset(compiler *c, const rx_program_config *cfg,
 		emit_restore(a);
 		emit_xor_item(a, RX_RAX, -1);
 	} else if (!c->v2) {
-		if (!hoisted)
-			emit_v1_prefetch(c, cfg);
+		emit_v1_prefetch(c, cfg);
 		rx_alu(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
 		rx_shift_imm(a, 1, 5, RX_RCX, 32);
 		rx_alu_imm(a, 0, 4, rx_reg(RX_RCX),
@@ -835,12 +784,33 @@ static void emit_epilogue(rx_asm *a)
 	rx_ret(a);
 }
 
-/* The whole function for code[0 .. n - 1] (n operations before END). */
-static void emit_function(compiler *c, const rx_insn *code, unsigned n,
+/*
+ * The program's instructions, count words: each decoded and compiled at
+ * once.  With the decoder's switch and emit_insn's both inlined here, gcc
+ * goes from each decoded case straight to its encoding, one dispatch an
+ * instruction, where decoding the whole program first and then compiling
+ * it took two (measured: PERFORMANCE section 7).  pos[k] is where
+ * operation k's code starts, for the CBRANCHes that jump back to it.
+ */
+static void emit_program(compiler *c, const uint8_t *words, unsigned count)
+{
+	rx_decoder d;
+	rx_insn in;
+	unsigned i;
+
+	rx_decoder_init(&d);
+	for (i = 0; i < count; i++) {
+		c->pos[d.n] = (uint32_t)c->a.pos;
+		if (rx_decode_word(&d, words + 8 * i, &in))
+			emit_insn(c, &in);
+	}
+}
+
+/* The whole function for a program of count instruction words. */
+static void emit_function(compiler *c, const uint8_t *words, unsigned count,
     const rx_program_config *cfg)
 {
 	rx_asm *a = &c->a;
-	unsigned i, hoist = n + 1, sp_at = n + 1;
 	const uint8_t *top;
 	size_t to_top;
 
@@ -858,24 +828,10 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
 			*c->head_len = a->pos;
 	}
 	top = a->buf + *c->top;
-	if (c->full && !c->v2)
-		hoist = prefetch_point(code, n, cfg);
+	emit_program(c, words, count);
 	if (c->full)
-		sp_at = last_write_after(code, n, cfg->read_reg[0],
-		    cfg->read_reg[1]);
-	for (i = 0; i < n; i++) {
-		if (i == hoist)
-			emit_v1_prefetch(c, cfg);
-		if (i == sp_at)
-			emit_sp_prefetch(c, cfg);
-		c->pos[i] = (uint32_t)a->pos;
-		emit_insn(c, &code[i]);
-	}
-	if (hoist == n)
-		emit_v1_prefetch(c, cfg);
-	if (sp_at == n)
 		emit_sp_prefetch(c, cfg);
-	emit_read_dataset(c, cfg, hoist <= n);
+	emit_read_dataset(c, cfg);
 	emit_store(c);
 	emit_next_addresses(c, cfg);
 	rx_alu_imm(a, 0, 5, rx_reg(RX_RBX), 1);
@@ -978,15 +934,11 @@ void rx_jit_limit_features(unsigned mask)
 
 int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 {
-	rx_insn code[RX_PROGRAM_MAX_SIZE + 1];
-	unsigned n;
 	compiler c;
 
 	j->fn = NULL;
 	if (rx_exec_writable(&j->mem))
 		return -1;
-	n = rx_program_decode(vm->program + RX_PROGRAM_CONFIG_BYTES,
-	    rx_program_size(vm->v2), code);
 	rx_asm_init(&c.a, j->mem.base + POOL_BYTES, CODE_BYTES);
 	c.pool = (uint64_t *)(void *)j->mem.base;
 	c.npool = 0;
@@ -1001,7 +953,8 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 #ifdef RX_X86_ISAS
 	c.hard_aes = vm->aes == &rx_aes_aesni;
 #endif
-	emit_function(&c, code, n, &vm->cfg);
+	emit_function(&c, vm->program + RX_PROGRAM_CONFIG_BYTES,
+	    rx_program_size(vm->v2), &vm->cfg);
 	if (rx_exec_executable(&j->mem) || c.a.overflow)
 		return -1;
 	j->fn = (program_fn)(void *)(j->mem.base + POOL_BYTES);

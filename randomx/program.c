@@ -5,18 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "randomx/program.h"
-#include "randomx/superscalar.h"
+#include "randomx/program-decode.h"
 #include "sysendian.h"
-
-/* The specification's instructions, in the order of its tables. */
-enum rx_kind {
-	K_IADD_RS, K_IADD_M, K_ISUB_R, K_ISUB_M, K_IMUL_R, K_IMUL_M,
-	K_IMULH_R, K_IMULH_M, K_ISMULH_R, K_ISMULH_M, K_IMUL_RCP, K_INEG_R,
-	K_IXOR_R, K_IXOR_M, K_IROR_R, K_IROL_R, K_ISWAP_R, K_FSWAP_R,
-	K_FADD_R, K_FADD_M, K_FSUB_R, K_FSUB_M, K_FSCAL_R, K_FMUL_R,
-	K_FDIV_M, K_FSQRT_R, K_CBRANCH, K_CFROUND, K_ISTORE, K_NOP
-};
 
 /*
  * Each instruction owns RX_FREQ_x consecutive opcodes, in table order;
@@ -61,7 +51,7 @@ _Static_assert(END_NOP == 256, "instruction frequencies must sum to 256");
  * listed.  A zero-frequency instruction would need its range left out.
  */
 #define RANGE(k, start) [start ... END_##k - 1] = K_##k
-static const uint8_t opcode_kind[256] = {
+const uint8_t rx_opcode_kind[256] = {
 	RANGE(IADD_M, END_IADD_RS),
 	RANGE(ISUB_R, END_IADD_M),
 	RANGE(ISUB_M, END_ISUB_R),
@@ -139,250 +129,16 @@ void rx_program_configure(const uint8_t *bytes, rx_program_config *cfg)
 	cfg->e_mask[1] = e_mask(w[15]);
 }
 
-static uint64_t sign_extend(uint32_t x)
-{
-	return (uint64_t)(int64_t)(int32_t)x;
-}
-
-/* The scratchpad level of a load, or of ISTORE (table 5.1.4). */
-static uint32_t load_mask(unsigned mod, int same_reg)
-{
-	if (same_reg)
-		return RX_L3_MASK;
-	return (mod & 3) ? RX_L1_MASK : RX_L2_MASK;
-}
-
-static uint32_t store_mask(unsigned mod)
-{
-	if ((mod >> 4) >= 14)
-		return RX_L3_MASK;
-	return (mod & 3) ? RX_L1_MASK : RX_L2_MASK;
-}
-
-/*
- * Decoding state: next[r] is where a CBRANCH on integer register r jumps,
- * the decoded instruction after the last one that modified r (0 if none
- * did yet).
- */
-typedef struct {
-	rx_insn *code;
-	unsigned n;
-	uint16_t next[8];
-} decoder;
-
-static rx_insn *emit(decoder *d, unsigned op, unsigned dst)
-{
-	rx_insn *in = &d->code[d->n++];
-
-	memset(in, 0, sizeof(*in));
-	in->op = (uint8_t)op;
-	in->dst = (uint8_t)dst;
-	return in;
-}
-
-static void modified(decoder *d, unsigned reg)
-{
-	d->next[reg] = (uint16_t)d->n;
-}
-
-/* An integer operation: op_r on a register source, op_c on imm if none. */
-static void int_rc(decoder *d, unsigned op_r, unsigned op_c, unsigned dst,
-    unsigned src, uint64_t imm)
-{
-	rx_insn *in;
-
-	if (src != dst) {
-		in = emit(d, op_r, dst);
-		in->src = (uint8_t)src;
-	} else {
-		in = emit(d, op_c, dst);
-		in->imm = imm;
-	}
-	modified(d, dst);
-}
-
-/* dst = dst OP [mem]: the address is src + imm, or imm alone. */
-static void int_m(decoder *d, unsigned op, unsigned dst, unsigned src,
-    unsigned mod, uint32_t imm32)
-{
-	rx_insn *in = emit(d, op, dst);
-
-	in->src = (uint8_t)(src != dst ? src : RX_REG_ZERO);
-	in->mask = load_mask(mod, src == dst);
-	in->imm = sign_extend(imm32);
-	modified(d, dst);
-}
-
-/* An FP operation with a memory source (never L3: src is integer). */
-static void fp_m(decoder *d, unsigned op, unsigned dst, unsigned src,
-    unsigned mod, uint32_t imm32)
-{
-	rx_insn *in = emit(d, op, dst);
-
-	in->src = (uint8_t)src;
-	in->mask = load_mask(mod, 0);
-	in->imm = sign_extend(imm32);
-}
-
-static void fp_r(decoder *d, unsigned op, unsigned dst, unsigned src)
-{
-	rx_insn *in = emit(d, op, dst);
-
-	in->src = (uint8_t)src;
-}
-
-static void cbranch(decoder *d, unsigned dst, unsigned mod, uint32_t imm32)
-{
-	unsigned b = (mod >> 4) + RX_JUMP_OFFSET;
-	rx_insn *in = emit(d, RX_OP_CBRANCH, dst);
-	unsigned r;
-
-	in->target = d->next[dst];
-	in->imm = sign_extend(imm32) | (1ULL << b);
-	if (b > 0)
-		in->imm &= ~(1ULL << (b - 1));
-	in->mask = (uint32_t)(((1u << RX_JUMP_BITS) - 1) << b);
-	for (r = 0; r < 8; r++)
-		modified(d, r);
-}
-
-static void decode_one(decoder *d, const uint8_t w[8])
-{
-	unsigned kind = opcode_kind[w[0]], mod = w[3];
-	unsigned dst = w[1] & 7, src = w[2] & 7;
-	uint32_t imm32 = le32dec(w + 4);
-	rx_insn *in;
-
-	switch (kind) {
-	case K_IADD_RS:
-		in = emit(d, RX_OP_IADD_RS, dst);
-		in->src = (uint8_t)src;
-		in->shift = (uint8_t)((mod >> 2) & 3);
-		/* only r5 adds the immediate (the specification's rule) */
-		in->imm = dst == 5 ? sign_extend(imm32) : 0;
-		modified(d, dst);
-		break;
-	case K_IADD_M:
-		int_m(d, RX_OP_IADD_M, dst, src, mod, imm32);
-		break;
-	case K_ISUB_R:
-		int_rc(d, RX_OP_ISUB_R, RX_OP_IADD_C, dst, src,
-		    0 - sign_extend(imm32));
-		break;
-	case K_ISUB_M:
-		int_m(d, RX_OP_ISUB_M, dst, src, mod, imm32);
-		break;
-	case K_IMUL_R:
-		int_rc(d, RX_OP_IMUL_R, RX_OP_IMUL_C, dst, src,
-		    sign_extend(imm32));
-		break;
-	case K_IMUL_M:
-		int_m(d, RX_OP_IMUL_M, dst, src, mod, imm32);
-		break;
-	case K_IMULH_R:
-	case K_ISMULH_R:
-		in = emit(d, kind == K_IMULH_R ? RX_OP_IMULH_R :
-		    RX_OP_ISMULH_R, dst);
-		in->src = (uint8_t)src;
-		modified(d, dst);
-		break;
-	case K_IMULH_M:
-		int_m(d, RX_OP_IMULH_M, dst, src, mod, imm32);
-		break;
-	case K_ISMULH_M:
-		int_m(d, RX_OP_ISMULH_M, dst, src, mod, imm32);
-		break;
-	case K_IMUL_RCP:
-		if (rx_ss_is_zero_or_power_of_2(imm32))
-			break;
-		in = emit(d, RX_OP_IMUL_C, dst);
-		in->imm = rx_reciprocal(imm32);
-		modified(d, dst);
-		break;
-	case K_INEG_R:
-		emit(d, RX_OP_INEG_R, dst);
-		modified(d, dst);
-		break;
-	case K_IXOR_R:
-		int_rc(d, RX_OP_IXOR_R, RX_OP_IXOR_C, dst, src,
-		    sign_extend(imm32));
-		break;
-	case K_IXOR_M:
-		int_m(d, RX_OP_IXOR_M, dst, src, mod, imm32);
-		break;
-	case K_IROR_R:
-		int_rc(d, RX_OP_IROR_R, RX_OP_IROR_C, dst, src, imm32 & 63);
-		break;
-	case K_IROL_R:
-		/* rotl by n is rotr by 64 - n */
-		int_rc(d, RX_OP_IROL_R, RX_OP_IROR_C, dst, src,
-		    (64 - (imm32 & 63)) & 63);
-		break;
-	case K_ISWAP_R:
-		if (src == dst)
-			break;
-		in = emit(d, RX_OP_ISWAP_R, dst);
-		in->src = (uint8_t)src;
-		modified(d, dst);
-		modified(d, src);
-		break;
-	case K_FSWAP_R:
-		emit(d, RX_OP_FSWAP_R, dst);
-		break;
-	case K_FADD_R:
-		fp_r(d, RX_OP_FADD_R, dst & 3, src & 3);
-		break;
-	case K_FADD_M:
-		fp_m(d, RX_OP_FADD_M, dst & 3, src, mod, imm32);
-		break;
-	case K_FSUB_R:
-		fp_r(d, RX_OP_FSUB_R, dst & 3, src & 3);
-		break;
-	case K_FSUB_M:
-		fp_m(d, RX_OP_FSUB_M, dst & 3, src, mod, imm32);
-		break;
-	case K_FSCAL_R:
-		emit(d, RX_OP_FSCAL_R, dst & 3);
-		break;
-	case K_FMUL_R:
-		fp_r(d, RX_OP_FMUL_R, 4 + (dst & 3), src & 3);
-		break;
-	case K_FDIV_M:
-		fp_m(d, RX_OP_FDIV_M, 4 + (dst & 3), src, mod, imm32);
-		break;
-	case K_FSQRT_R:
-		emit(d, RX_OP_FSQRT_R, 4 + (dst & 3));
-		break;
-	case K_CBRANCH:
-		cbranch(d, dst, mod, imm32);
-		break;
-	case K_CFROUND:
-		in = emit(d, RX_OP_CFROUND, 0);
-		in->src = (uint8_t)src;
-		in->imm = imm32 & 63;
-		break;
-	case K_ISTORE:
-		in = emit(d, RX_OP_ISTORE, dst);
-		in->src = (uint8_t)src;
-		in->mask = store_mask(mod);
-		in->imm = sign_extend(imm32);
-		break;
-	default:	/* K_NOP */
-		break;
-	}
-}
-
 unsigned rx_program_decode(const uint8_t *words, unsigned count,
     rx_insn *code)
 {
-	decoder d;
+	rx_decoder d;
 	unsigned i;
 
-	d.code = code;
-	d.n = 0;
-	memset(d.next, 0, sizeof(d.next));
+	rx_decoder_init(&d);
 	for (i = 0; i < count; i++)
-		decode_one(&d, words + 8 * i);
-	emit(&d, RX_OP_END, 0);
-	return d.n - 1;
+		rx_decode_word(&d, words + 8 * i, &code[d.n]);
+	memset(&code[d.n], 0, sizeof(code[d.n]));
+	code[d.n].op = RX_OP_END;
+	return d.n;
 }
