@@ -25,8 +25,6 @@
  * arithmetic are SSE2's, IEEE-754 double, as the interpreter's C.
  *
  * Differences from a line-by-line translation, for speed:
- * - Full mode: the next iteration's scratchpad lines are prefetched at the
- *   end of this one, once its dataset item is mixed in.
  * - IMULH uses BMI2's MULX where the CPU has it; 64-bit multipliers
  *   (IMUL_RCP) are loaded from a constant pool in front of the code.
  * - Light mode: the item numbers of the next iteration (v1) or two (v2)
@@ -533,39 +531,6 @@ static inline __attribute__((always_inline)) void emit_insn(compiler *c,
 	a->pos += (size_t)(p - p0);
 }
 
-/*
- * The next iteration's scratchpad lines, prefetched after the program's
- * instructions: its spAddr0 and spAddr1 come from readReg0 ^ readReg1
- * after this iteration's dataset item is mixed in, and both the registers
- * (final here) and the item (prefetched an iteration ago) are at hand.
- * (Placing it earlier, after the last instruction that writes readReg0 or
- * readReg1, needs the whole program decoded before compiling and measured
- * no faster.)
- */
-static void emit_sp_prefetch(compiler *c, const rx_program_config *cfg)
-{
-	rx_asm *a = &c->a;
-	int r0 = cfg->read_reg[0], r1 = cfg->read_reg[1];
-
-	if (c->v2) {
-		rx_alu32(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
-	} else {
-		rx_alu(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
-		rx_shift_imm(a, 1, 5, RX_RCX, 32);
-	}
-	rx_alu_imm(a, 0, 4, rx_reg(RX_RCX), (int32_t)RX_DATASET_ADDR_MASK);
-	rx_alu(a, RX_MOV, RX_RAX, rx_reg(VREG(r0)));
-	rx_alu(a, RX_XOR, RX_RAX, rx_mem_idx(RX_RDI, RX_RCX, 0, 8 * r0));
-	rx_alu(a, RX_XOR, RX_RAX, rx_reg(VREG(r1)));
-	rx_alu(a, RX_XOR, RX_RAX, rx_mem_idx(RX_RDI, RX_RCX, 0, 8 * r1));
-	rx_alu(a, RX_MOV, RX_RDX, rx_reg(RX_RAX));
-	rx_shift_imm(a, 1, 5, RX_RDX, 32);
-	rx_alu_imm(a, 0, 4, rx_reg(RX_RAX), (int32_t)RX_L3_MASK64);
-	rx_alu_imm(a, 0, 4, rx_reg(RX_RDX), (int32_t)RX_L3_MASK64);
-	rx_prefetch(a, 1, rx_mem_idx(RX_RSI, RX_RAX, 0, 0));
-	rx_prefetch(a, 1, rx_mem_idx(RX_RSI, RX_RDX, 0, 0));
-}
-
 /* eax = readReg2 ^ readReg3 (32 bits) */
 static void emit_mix23(compiler *c, const rx_program_config *cfg)
 {
@@ -829,11 +794,19 @@ static void emit_function(compiler *c, const uint8_t *words, unsigned count,
 	}
 	top = a->buf + *c->top;
 	emit_program(c, words, count);
-	if (c->full)
-		emit_sp_prefetch(c, cfg);
 	emit_read_dataset(c, cfg);
-	emit_store(c);
-	emit_next_addresses(c, cfg);
+	/*
+	 * The next iteration's addresses, and their prefetch, as soon as
+	 * they are final, unless the store calls soft AES (which clobbers
+	 * rax and rdx).
+	 */
+	if (c->v2 && !c->hard_aes) {
+		emit_store(c);
+		emit_next_addresses(c, cfg);
+	} else {
+		emit_next_addresses(c, cfg);
+		emit_store(c);
+	}
 	rx_alu_imm(a, 0, 5, rx_reg(RX_RBX), 1);
 	rx_jump(a, 5, top);
 	emit_epilogue(a);
