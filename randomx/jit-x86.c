@@ -749,13 +749,21 @@ static void emit_epilogue(rx_asm *a)
 	rx_ret(a);
 }
 
+/* emit_insn as rx_decode_word's sink. */
+static inline __attribute__((always_inline)) void emit_decoded(void *ctx,
+    const rx_insn *in)
+{
+	emit_insn((compiler *)ctx, in);
+}
+
 /*
  * The program's instructions, count words: each decoded and compiled at
- * once.  With the decoder's switch and emit_insn's both inlined here, gcc
- * goes from each decoded case straight to its encoding, one dispatch an
- * instruction, where decoding the whole program first and then compiling
- * it took two (measured: PERFORMANCE section 7).  pos[k] is where
- * operation k's code starts, for the CBRANCHes that jump back to it.
+ * once.  The decoder's step calls emit_insn (both inlined) in each of its
+ * cases with the operation known, so the compiler folds emit_insn's
+ * switch to that operation's encoding: one dispatch an instruction,
+ * where decoding the whole program first and then compiling it took two
+ * (measured: PERFORMANCE section 7).  pos[k] is where operation k's code
+ * starts, for the CBRANCHes that jump back to it.
  */
 static void emit_program(compiler *c, const uint8_t *words, unsigned count)
 {
@@ -766,8 +774,7 @@ static void emit_program(compiler *c, const uint8_t *words, unsigned count)
 	rx_decoder_init(&d);
 	for (i = 0; i < count; i++) {
 		c->pos[d.n] = (uint32_t)c->a.pos;
-		if (rx_decode_word(&d, words + 8 * i, &in))
-			emit_insn(c, &in);
+		rx_decode_word(&d, words + 8 * i, &in, emit_decoded, c);
 	}
 }
 

@@ -81,18 +81,6 @@ static inline void rx_dec_modified(rx_decoder *d, unsigned reg)
 	d->next[reg] = (uint16_t)d->n;
 }
 
-/* An integer operation: op_r on a register source, op_c on imm if none. */
-static inline void rx_dec_int_rc(rx_decoder *d, rx_insn *in, unsigned op_r,
-    unsigned op_c, unsigned dst, unsigned src, uint64_t imm)
-{
-	if (src != dst) {
-		rx_dec_op(d, in, op_r, dst)->src = (uint8_t)src;
-	} else {
-		rx_dec_op(d, in, op_c, dst)->imm = imm;
-	}
-	rx_dec_modified(d, dst);
-}
-
 /* dst = dst OP [mem]: the address is src + imm, or imm alone. */
 static inline void rx_dec_int_m(rx_decoder *d, rx_insn *in, unsigned op,
     unsigned dst, unsigned src, unsigned mod, uint32_t imm32)
@@ -137,13 +125,43 @@ static inline void rx_dec_cbranch(rx_decoder *d, rx_insn *in, unsigned dst,
 }
 
 /*
- * rx_decode_word(d, w, in): decode instruction word w into *in, which
- * becomes operation number d->n (counted before the call).  Returns 1, or
- * 0 for a no-op (*in and d unchanged).  Always inlined: the JIT's loop
- * depends on it.
+ * What rx_decode_word hands each decoded operation to (NULL: nothing).
+ * An always-inline function passed here is inlined into every case with
+ * the operation known, so that the JIT's encoder switch folds away.
+ */
+typedef void (*rx_decode_sink)(void *ctx, const rx_insn *in);
+
+/* The end of a decoded operation: to the sink, and 1 for "decoded". */
+#define RX_DEC_DONE() do { if (sink) sink(ctx, in); return 1; } while (0)
+
+/*
+ * An integer operation: op_r on a register source, op_c on imm if none.
+ * The sink is called in each branch, so that each sees its op constant.
+ */
+static inline __attribute__((always_inline)) int rx_dec_int_rc(
+    rx_decoder *d, rx_insn *in, unsigned op_r, unsigned op_c, unsigned dst,
+    unsigned src, uint64_t imm, rx_decode_sink sink, void *ctx)
+{
+	if (src != dst) {
+		rx_dec_op(d, in, op_r, dst)->src = (uint8_t)src;
+		rx_dec_modified(d, dst);
+		RX_DEC_DONE();
+	}
+	rx_dec_op(d, in, op_c, dst)->imm = imm;
+	rx_dec_modified(d, dst);
+	RX_DEC_DONE();
+}
+
+/*
+ * rx_decode_word(d, w, in, sink, ctx): decode instruction word w into
+ * *in, which becomes operation number d->n (counted before the call), and
+ * call sink(ctx, in) if sink is set.  Returns 1, or 0 for a no-op (*in and
+ * d unchanged, sink not called).  Always inlined: the JIT's loop depends
+ * on it.
  */
 static inline __attribute__((always_inline)) int rx_decode_word(
-    rx_decoder *d, const uint8_t w[8], rx_insn *in)
+    rx_decoder *d, const uint8_t w[8], rx_insn *in, rx_decode_sink sink,
+    void *ctx)
 {
 	unsigned kind = rx_opcode_kind[w[0]], mod = w[3];
 	unsigned dst = w[1] & 7, src = w[2] & 7;
@@ -157,117 +175,114 @@ static inline __attribute__((always_inline)) int rx_decode_word(
 		/* only r5 adds the immediate (the specification's rule) */
 		in->imm = dst == 5 ? rx_dec_sext(imm32) : 0;
 		rx_dec_modified(d, dst);
-		return 1;
+		RX_DEC_DONE();
 	case K_IADD_M:
 		rx_dec_int_m(d, in, RX_OP_IADD_M, dst, src, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_ISUB_R:
-		rx_dec_int_rc(d, in, RX_OP_ISUB_R, RX_OP_IADD_C, dst, src,
-		    0 - rx_dec_sext(imm32));
-		return 1;
+		return rx_dec_int_rc(d, in, RX_OP_ISUB_R, RX_OP_IADD_C, dst, src,
+		    0 - rx_dec_sext(imm32), sink, ctx);
 	case K_ISUB_M:
 		rx_dec_int_m(d, in, RX_OP_ISUB_M, dst, src, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_IMUL_R:
-		rx_dec_int_rc(d, in, RX_OP_IMUL_R, RX_OP_IMUL_C, dst, src,
-		    rx_dec_sext(imm32));
-		return 1;
+		return rx_dec_int_rc(d, in, RX_OP_IMUL_R, RX_OP_IMUL_C, dst, src,
+		    rx_dec_sext(imm32), sink, ctx);
 	case K_IMUL_M:
 		rx_dec_int_m(d, in, RX_OP_IMUL_M, dst, src, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_IMULH_R:
 		rx_dec_rr(d, in, RX_OP_IMULH_R, dst, src);
 		rx_dec_modified(d, dst);
-		return 1;
+		RX_DEC_DONE();
 	case K_ISMULH_R:
 		rx_dec_rr(d, in, RX_OP_ISMULH_R, dst, src);
 		rx_dec_modified(d, dst);
-		return 1;
+		RX_DEC_DONE();
 	case K_IMULH_M:
 		rx_dec_int_m(d, in, RX_OP_IMULH_M, dst, src, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_ISMULH_M:
 		rx_dec_int_m(d, in, RX_OP_ISMULH_M, dst, src, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_IMUL_RCP:
 		if (rx_ss_is_zero_or_power_of_2(imm32))
 			return 0;
 		rx_dec_op(d, in, RX_OP_IMUL_C, dst)->imm =
 		    rx_reciprocal(imm32);
 		rx_dec_modified(d, dst);
-		return 1;
+		RX_DEC_DONE();
 	case K_INEG_R:
 		rx_dec_op(d, in, RX_OP_INEG_R, dst);
 		rx_dec_modified(d, dst);
-		return 1;
+		RX_DEC_DONE();
 	case K_IXOR_R:
-		rx_dec_int_rc(d, in, RX_OP_IXOR_R, RX_OP_IXOR_C, dst, src,
-		    rx_dec_sext(imm32));
-		return 1;
+		return rx_dec_int_rc(d, in, RX_OP_IXOR_R, RX_OP_IXOR_C, dst, src,
+		    rx_dec_sext(imm32), sink, ctx);
 	case K_IXOR_M:
 		rx_dec_int_m(d, in, RX_OP_IXOR_M, dst, src, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_IROR_R:
-		rx_dec_int_rc(d, in, RX_OP_IROR_R, RX_OP_IROR_C, dst, src,
-		    imm32 & 63);
-		return 1;
+		return rx_dec_int_rc(d, in, RX_OP_IROR_R, RX_OP_IROR_C, dst, src,
+		    imm32 & 63, sink, ctx);
 	case K_IROL_R:
 		/* rotl by n is rotr by 64 - n */
-		rx_dec_int_rc(d, in, RX_OP_IROL_R, RX_OP_IROR_C, dst, src,
-		    (64 - (imm32 & 63)) & 63);
-		return 1;
+		return rx_dec_int_rc(d, in, RX_OP_IROL_R, RX_OP_IROR_C, dst, src,
+		    (64 - (imm32 & 63)) & 63, sink, ctx);
 	case K_ISWAP_R:
 		if (src == dst)
 			return 0;
 		rx_dec_rr(d, in, RX_OP_ISWAP_R, dst, src);
 		rx_dec_modified(d, dst);
 		rx_dec_modified(d, src);
-		return 1;
+		RX_DEC_DONE();
 	case K_FSWAP_R:
 		rx_dec_op(d, in, RX_OP_FSWAP_R, dst);
-		return 1;
+		RX_DEC_DONE();
 	case K_FADD_R:
 		rx_dec_rr(d, in, RX_OP_FADD_R, dst & 3, src & 3);
-		return 1;
+		RX_DEC_DONE();
 	case K_FADD_M:
 		rx_dec_fp_m(d, in, RX_OP_FADD_M, dst & 3, src, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_FSUB_R:
 		rx_dec_rr(d, in, RX_OP_FSUB_R, dst & 3, src & 3);
-		return 1;
+		RX_DEC_DONE();
 	case K_FSUB_M:
 		rx_dec_fp_m(d, in, RX_OP_FSUB_M, dst & 3, src, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_FSCAL_R:
 		rx_dec_op(d, in, RX_OP_FSCAL_R, dst & 3);
-		return 1;
+		RX_DEC_DONE();
 	case K_FMUL_R:
 		rx_dec_rr(d, in, RX_OP_FMUL_R, 4 + (dst & 3), src & 3);
-		return 1;
+		RX_DEC_DONE();
 	case K_FDIV_M:
 		rx_dec_fp_m(d, in, RX_OP_FDIV_M, 4 + (dst & 3), src, mod,
 		    imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_FSQRT_R:
 		rx_dec_op(d, in, RX_OP_FSQRT_R, 4 + (dst & 3));
-		return 1;
+		RX_DEC_DONE();
 	case K_CBRANCH:
 		rx_dec_cbranch(d, in, dst, mod, imm32);
-		return 1;
+		RX_DEC_DONE();
 	case K_CFROUND:
 		rx_dec_op(d, in, RX_OP_CFROUND, 0);
 		in->src = (uint8_t)src;
 		in->imm = imm32 & 63;
-		return 1;
+		RX_DEC_DONE();
 	case K_ISTORE:
 		rx_dec_op(d, in, RX_OP_ISTORE, dst);
 		in->src = (uint8_t)src;
 		in->mask = rx_dec_store_mask(mod);
 		in->imm = rx_dec_sext(imm32);
-		return 1;
+		RX_DEC_DONE();
 	default:	/* K_NOP */
 		return 0;
 	}
 }
+
+#undef RX_DEC_DONE
 
 #endif /* !RX_PROGRAM_DECODE_H */

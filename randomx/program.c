@@ -137,7 +137,7 @@ unsigned rx_program_decode(const uint8_t *words, unsigned count,
 
 	rx_decoder_init(&d);
 	for (i = 0; i < count; i++)
-		rx_decode_word(&d, words + 8 * i, &code[d.n]);
+		rx_decode_word(&d, words + 8 * i, &code[d.n], NULL, NULL);
 	memset(&code[d.n], 0, sizeof(code[d.n]));
 	code[d.n].op = RX_OP_END;
 	return d.n;
