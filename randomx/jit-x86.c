@@ -26,7 +26,8 @@
  *
  * Differences from a line-by-line translation, for speed:
  * - IMULH uses BMI2's MULX where the CPU has it; 64-bit multipliers
- *   (IMUL_RCP) are loaded from a constant pool in front of the code.
+ *   (IMUL_RCP) are immediates of a mov into rax; 64-bit addends (IADD_C)
+ *   are loaded from a constant pool in front of the code.
  * - Light mode: the item numbers of the next iteration (v1) or two (v2)
  *   are known before they are needed, so items are computed two or three
  *   at a time (rx_ss_jit_items), which overlaps their cache misses.
