@@ -611,11 +611,18 @@ static void emit_read_dataset(compiler *c, const rx_program_config *cfg)
 		emit_restore(a);
 		emit_xor_item(a, RX_RAX, -1);
 	} else if (!c->v2) {
-		emit_v1_prefetch(c, cfg);
+		/*
+		 * ma's address from rbp as it came into the iteration,
+		 * before mx's XOR: read after it, the CPU would wait for
+		 * readReg2 and readReg3 (two of the program's last results)
+		 * before it could load the item, and the next iteration's
+		 * scratchpad addresses wait for the item.
+		 */
 		rx_alu(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
 		rx_shift_imm(a, 1, 5, RX_RCX, 32);
 		rx_alu_imm(a, 0, 4, rx_reg(RX_RCX),
 		    (int32_t)RX_DATASET_ADDR_MASK);
+		emit_v1_prefetch(c, cfg);
 		emit_xor_item(a, RX_RDI, RX_RCX);
 	} else {
 		rx_alu32(a, RX_MOV, RX_RCX, rx_reg(RX_RBP));
