@@ -16,8 +16,12 @@
  * Why interleave.  SHA256RNDS2 has a latency of 4 cycles on the CPUs
  * this was measured on (AMD Zen 3 and 4) and each depends on the one
  * before, so one message takes at least 32 x 4 = 128 cycles per block;
- * but a Zen 4 starts one per cycle and a Zen 3 one every 2 cycles, so
- * 2 (Zen 3) to 4 (Zen 4) independent streams fill the unit.  A chain of
+ * but both start one per cycle, so 4 independent streams fill the unit.
+ * On Zen 3, 4 streams of a block without a schedule (SHA256D64's padding
+ * block) take about 34 cycles per stream, and of a block with one about
+ * 58: its 12 SHA256MSG1 and 12 SHA256MSG2 (one per 2 cycles) add about
+ * 24 cycles to the rounds, which is why a schedule that is the same for
+ * every message is taken from a table.  A chain of
  * recursive hashes cannot be split, so 1 chain runs at the latency and
  * the work saved there is on the critical path between two hashes:
  * the next message is taken straight from the state registers with one
@@ -212,10 +216,184 @@ INLINE __m128i K4(const int g)
 #include "pow-sha256-shani-streams.h"
 #undef S
 
+#if defined(POW_SHANI_VEX) && defined(__x86_64__) && defined(__GNUC__)
+/*
+ * SHA256D64 of 4 messages in one asm block (the VEX build on x86-64).
+ *
+ * Four streams need 2 state registers each, and the schedule 4 more
+ * (16 words), which with W + K makes 25 of x86-64's 16 vector registers:
+ * compiled from the intrinsics above, GCC spills about 730 times in
+ * d64_x4, state registers among them, and each reload lengthens the
+ * SHA256RNDS2 chain.  Here the registers are assigned by hand: the state
+ * (8 registers) and the newest schedule group of each stream (4) stay in
+ * registers, and the schedule is written to a buffer on the stack as it
+ * is computed, 4 groups ahead of the rounds that use it, which read the
+ * older groups back as memory operands.  xmm0 holds W + K (SHA256RNDS2
+ * reads it implicitly), xmm13 and xmm14 are scratch, xmm15 the byte-swap
+ * mask.  Measured on Zen 3 (doc/hashes.md) it runs at the rate of the SHA
+ * unit: SHA256RNDS2 alone for the padding block, with SHA256MSG1/MSG2
+ * for the other two.
+ */
+static const uint32_t d64_x4_consts[5][4] __attribute__((aligned(16))) = {
+	{ 0x9b05688c, 0x510e527f, 0xbb67ae85, 0x6a09e667 },	/* H0 ABEF */
+	{ 0x5be0cd19, 0x1f83d9ab, 0xa54ff53a, 0x3c6ef372 },	/* H0 CDGH */
+	{ 0x00010203, 0x04050607, 0x08090a0b, 0x0c0d0e0f },	/* byte swap */
+	{ 0x80000000, 0, 0, 0 },	/* words 8 .. 11 of a 32-byte message */
+	{ 0, 0, 0, 256 },		/* words 12 .. 15 */
+};
+#define X4_H0_ABEF "0(%[c])"
+#define X4_H0_CDGH "16(%[c])"
+#define X4_BSWAP "32(%[c])"
+#define X4_PAD8 "48(%[c])"
+#define X4_PAD12 "64(%[c])"
+
+#define X4_ABEF0 "%%xmm1"
+#define X4_ABEF1 "%%xmm2"
+#define X4_ABEF2 "%%xmm3"
+#define X4_ABEF3 "%%xmm4"
+#define X4_CDGH0 "%%xmm5"
+#define X4_CDGH1 "%%xmm6"
+#define X4_CDGH2 "%%xmm7"
+#define X4_CDGH3 "%%xmm8"
+#define X4_LAST0 "%%xmm9"
+#define X4_LAST1 "%%xmm10"
+#define X4_LAST2 "%%xmm11"
+#define X4_LAST3 "%%xmm12"
+/* Schedule group g (words 4g .. 4g + 3) of stream s in the buffer, the
+ * state kept for the padding block's feed-forward, K's group g. */
+#define X4_W(s, g) "(" #s "*256+(" #g ")*16)(%[buf])"
+#define X4_KEPT(s, h) "(1024+" #s "*32+" #h "*16)(%[buf])"
+#define X4_K(g) "((" #g ")*16)(%[k])"
+
+/*
+ * Rounds 4g .. 4g + 3 of stream s, and schedule group g + 4 from groups
+ * g, g + 1, g + 2 (buffer) and g + 3 (LAST): into LAST and the buffer.
+ */
+#define X4_STEP_SCHED(s, g) \
+	"vmovdqa " X4_W(s, g) ", %%xmm13\n\t" \
+	"vpaddd " X4_K(g) ", %%xmm13, %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, " X4_ABEF##s ", " X4_CDGH##s "\n\t" \
+	"sha256msg1 " X4_W(s, g + 1) ", %%xmm13\n\t" \
+	"vpalignr $4, " X4_W(s, g + 2) ", " X4_LAST##s ", %%xmm14\n\t" \
+	"vpaddd %%xmm14, %%xmm13, %%xmm13\n\t" \
+	"sha256msg2 " X4_LAST##s ", %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_LAST##s "\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, g + 4) "\n\t" \
+	"vpshufd $0x0e, %%xmm0, %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, " X4_CDGH##s ", " X4_ABEF##s "\n\t"
+/* Rounds 4g .. 4g + 3 (g >= 12: the schedule is complete). */
+#define X4_STEP_LAST(s, g) \
+	"vmovdqa " X4_W(s, g) ", %%xmm0\n\t" \
+	"vpaddd " X4_K(g) ", %%xmm0, %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, " X4_ABEF##s ", " X4_CDGH##s "\n\t" \
+	"vpshufd $0x0e, %%xmm0, %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, " X4_CDGH##s ", " X4_ABEF##s "\n\t"
+/* Rounds 4g .. 4g + 3 of the padding block, W + K from its table. */
+#define X4_STEP_PAD(s, g) \
+	"vmovdqa ((" #g ")*16)(%[pad]), %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, " X4_ABEF##s ", " X4_CDGH##s "\n\t" \
+	"vmovq ((" #g ")*16+8)(%[pad]), %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, " X4_CDGH##s ", " X4_ABEF##s "\n\t"
+#define X4_ALL(X, g) X(0, g) X(1, g) X(2, g) X(3, g)
+#define X4_BLOCK_SCHED \
+	X4_ALL(X4_STEP_SCHED, 0) X4_ALL(X4_STEP_SCHED, 1) \
+	X4_ALL(X4_STEP_SCHED, 2) X4_ALL(X4_STEP_SCHED, 3) \
+	X4_ALL(X4_STEP_SCHED, 4) X4_ALL(X4_STEP_SCHED, 5) \
+	X4_ALL(X4_STEP_SCHED, 6) X4_ALL(X4_STEP_SCHED, 7) \
+	X4_ALL(X4_STEP_SCHED, 8) X4_ALL(X4_STEP_SCHED, 9) \
+	X4_ALL(X4_STEP_SCHED, 10) X4_ALL(X4_STEP_SCHED, 11) \
+	X4_ALL(X4_STEP_LAST, 12) X4_ALL(X4_STEP_LAST, 13) \
+	X4_ALL(X4_STEP_LAST, 14) X4_ALL(X4_STEP_LAST, 15)
+#define X4_BLOCK_PAD \
+	X4_ALL(X4_STEP_PAD, 0) X4_ALL(X4_STEP_PAD, 1) \
+	X4_ALL(X4_STEP_PAD, 2) X4_ALL(X4_STEP_PAD, 3) \
+	X4_ALL(X4_STEP_PAD, 4) X4_ALL(X4_STEP_PAD, 5) \
+	X4_ALL(X4_STEP_PAD, 6) X4_ALL(X4_STEP_PAD, 7) \
+	X4_ALL(X4_STEP_PAD, 8) X4_ALL(X4_STEP_PAD, 9) \
+	X4_ALL(X4_STEP_PAD, 10) X4_ALL(X4_STEP_PAD, 11) \
+	X4_ALL(X4_STEP_PAD, 12) X4_ALL(X4_STEP_PAD, 13) \
+	X4_ALL(X4_STEP_PAD, 14) X4_ALL(X4_STEP_PAD, 15)
+
+/* Message s, big-endian, into groups 0 .. 3; LAST = group 3. */
+#define X4_LOAD_MESSAGE(s, _) \
+	"vmovdqu (" #s "*64)(%[in]), %%xmm13\n\t" \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, 0) "\n\t" \
+	"vmovdqu (" #s "*64+16)(%[in]), %%xmm13\n\t" \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, 1) "\n\t" \
+	"vmovdqu (" #s "*64+32)(%[in]), %%xmm13\n\t" \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, 2) "\n\t" \
+	"vmovdqu (" #s "*64+48)(%[in]), " X4_LAST##s "\n\t" \
+	"vpshufb %%xmm15, " X4_LAST##s ", " X4_LAST##s "\n\t" \
+	"vmovdqa " X4_LAST##s ", " X4_W(s, 3) "\n\t"
+#define X4_SET_H0(s, _) \
+	"vmovdqa " X4_H0_ABEF ", " X4_ABEF##s "\n\t" \
+	"vmovdqa " X4_H0_CDGH ", " X4_CDGH##s "\n\t"
+#define X4_ADD_H0(s, _) \
+	"vpaddd " X4_H0_ABEF ", " X4_ABEF##s ", " X4_ABEF##s "\n\t" \
+	"vpaddd " X4_H0_CDGH ", " X4_CDGH##s ", " X4_CDGH##s "\n\t"
+#define X4_KEEP(s, _) \
+	"vmovdqa " X4_ABEF##s ", " X4_KEPT(s, 0) "\n\t" \
+	"vmovdqa " X4_CDGH##s ", " X4_KEPT(s, 1) "\n\t"
+#define X4_ADD_KEPT(s, _) \
+	"vpaddd " X4_KEPT(s, 0) ", " X4_ABEF##s ", " X4_ABEF##s "\n\t" \
+	"vpaddd " X4_KEPT(s, 1) ", " X4_CDGH##s ", " X4_CDGH##s "\n\t"
+/* The digest as the next message: A B C D and E F G H (shufps as pick()
+ * above), then the padding words (xmm14 holds words 8 .. 11). */
+#define X4_DIGEST_TO_MESSAGE(s, _) \
+	"vshufps $0xbb, " X4_CDGH##s ", " X4_ABEF##s ", %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, 0) "\n\t" \
+	"vshufps $0x11, " X4_CDGH##s ", " X4_ABEF##s ", %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, 1) "\n\t" \
+	"vmovdqa %%xmm14, " X4_W(s, 2) "\n\t" \
+	"vmovdqa " X4_PAD12 ", " X4_LAST##s "\n\t" \
+	"vmovdqa " X4_LAST##s ", " X4_W(s, 3) "\n\t"
+#define X4_STORE_DIGEST(s, _) \
+	"vshufps $0xbb, " X4_CDGH##s ", " X4_ABEF##s ", %%xmm13\n\t" \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	"vmovdqu %%xmm13, (" #s "*32)(%[out])\n\t" \
+	"vshufps $0x11, " X4_CDGH##s ", " X4_ABEF##s ", %%xmm13\n\t" \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	"vmovdqu %%xmm13, (" #s "*32+16)(%[out])\n\t"
+
+/* The 4 64-byte messages at in to their SHA-256d at out; all are read
+ * before any is written, so out may be in. */
+static void d64_x4_asm(uint8_t *out, const uint8_t *in)
+{
+	/* 4 streams x 16 schedule groups, then 4 x 2 kept state vectors */
+	uint8_t buf[4 * 256 + 4 * 32] __attribute__((aligned(64)));
+
+	__asm__ volatile(
+	    "vmovdqa " X4_BSWAP ", %%xmm15\n\t"
+	    X4_ALL(X4_LOAD_MESSAGE, _) X4_ALL(X4_SET_H0, _)
+	    X4_BLOCK_SCHED
+	    X4_ALL(X4_ADD_H0, _) X4_ALL(X4_KEEP, _)
+	    X4_BLOCK_PAD
+	    X4_ALL(X4_ADD_KEPT, _)
+	    "vmovdqa " X4_PAD8 ", %%xmm14\n\t"
+	    X4_ALL(X4_DIGEST_TO_MESSAGE, _) X4_ALL(X4_SET_H0, _)
+	    X4_BLOCK_SCHED
+	    X4_ALL(X4_ADD_H0, _)
+	    X4_ALL(X4_STORE_DIGEST, _)
+	    :
+	    : [in] "r"(in), [out] "r"(out), [buf] "r"(buf),
+	      [k] "r"(yespower_sha256_K), [pad] "r"(pow_sha256_pad64_wk),
+	      [c] "r"(d64_x4_consts)
+	    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+	      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+	      "xmm15", "memory");
+}
+#define D64_X4 d64_x4_asm
+#else
+#define D64_X4 d64_x4
+#endif
+
 typedef void d64_group_fn(uint8_t *out, const uint8_t *in);
 typedef void recursive_group_fn(uint8_t *h, uint64_t iters);
 static d64_group_fn *const d64_x[5] = {
-	NULL, d64_x1, d64_x2, d64_x3, d64_x4
+	NULL, d64_x1, d64_x2, d64_x3, D64_X4
 };
 static recursive_group_fn *const recursive_x[5] = {
 	NULL, recursive_x1, recursive_x2, recursive_x3, recursive_x4
