@@ -58,8 +58,8 @@ TARGET_SHANI __attribute__((unused)) static void STREAMS_NAME(d64, S)(
 
 /* S chains at h, each hashed iters (>= 1) times (see the top of
  * pow-sha256-shani.c for the path between two hashes). */
-TARGET_SHANI static void STREAMS_NAME(recursive, S)(uint8_t *h,
-    uint64_t iters)
+TARGET_SHANI __attribute__((unused)) static void STREAMS_NAME(recursive,
+    S)(uint8_t *h, uint64_t iters)
 {
 	const __m128i abcd_k = _mm_add_epi32(H0_ABCD, K4(0));
 

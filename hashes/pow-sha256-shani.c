@@ -234,18 +234,22 @@ INLINE __m128i K4(const int g)
  * unit: SHA256RNDS2 alone for the padding block, with SHA256MSG1/MSG2
  * for the other two.
  */
-static const uint32_t d64_x4_consts[5][4] __attribute__((aligned(16))) = {
+static const uint32_t d64_x4_consts[7][4] __attribute__((aligned(16))) = {
 	{ 0x9b05688c, 0x510e527f, 0xbb67ae85, 0x6a09e667 },	/* H0 ABEF */
 	{ 0x5be0cd19, 0x1f83d9ab, 0xa54ff53a, 0x3c6ef372 },	/* H0 CDGH */
 	{ 0x00010203, 0x04050607, 0x08090a0b, 0x0c0d0e0f },	/* byte swap */
 	{ 0x80000000, 0, 0, 0 },	/* words 8 .. 11 of a 32-byte message */
 	{ 0, 0, 0, 256 },		/* words 12 .. 15 */
+	{ 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a },	/* H0 A B C D */
+	{ 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 },	/* H0 E F G H */
 };
 #define X4_H0_ABEF "0(%[c])"
 #define X4_H0_CDGH "16(%[c])"
 #define X4_BSWAP "32(%[c])"
 #define X4_PAD8 "48(%[c])"
 #define X4_PAD12 "64(%[c])"
+#define X4_H0_ABCD "80(%[c])"
+#define X4_H0_EFGH "96(%[c])"
 
 #define X4_ABEF0 "%%xmm1"
 #define X4_ABEF1 "%%xmm2"
@@ -385,9 +389,74 @@ static void d64_x4_asm(uint8_t *out, const uint8_t *in)
 	      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
 	      "xmm15", "memory");
 }
+
+/*
+ * Recursive hashing of 4 chains, the same way: one compression a hash,
+ * its schedule as in SHA256D64's scheduled blocks.  Words 8 .. 15 of a
+ * 32-byte message never change, so groups 2 and 3 of each stream's
+ * buffer are written once; each hash writes groups 0 and 1 from the state
+ * plus the initial state (the feed-forward; the digest's words are the
+ * next message's).
+ */
+#define X4_LOAD_CHAIN(s, _) \
+	"vmovdqu (" #s "*32)(%[h]), %%xmm13\n\t" \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, 0) "\n\t" \
+	"vmovdqu (" #s "*32+16)(%[h]), %%xmm13\n\t" \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, 1) "\n\t" \
+	"vmovdqa %%xmm14, " X4_W(s, 2) "\n\t" \
+	"vmovdqa " X4_PAD12 ", %%xmm13\n\t" \
+	"vmovdqa %%xmm13, " X4_W(s, 3) "\n\t"
+#define X4_START_HASH(s, _) \
+	"vmovdqa " X4_PAD12 ", " X4_LAST##s "\n\t" \
+	"vmovdqa " X4_H0_ABEF ", " X4_ABEF##s "\n\t" \
+	"vmovdqa " X4_H0_CDGH ", " X4_CDGH##s "\n\t"
+/* The digest (state + H0) in A B C D, E F G H order, into xmm13, xmm14. */
+#define X4_DIGEST(s) \
+	"vshufps $0xbb, " X4_CDGH##s ", " X4_ABEF##s ", %%xmm13\n\t" \
+	"vpaddd " X4_H0_ABCD ", %%xmm13, %%xmm13\n\t" \
+	"vshufps $0x11, " X4_CDGH##s ", " X4_ABEF##s ", %%xmm14\n\t" \
+	"vpaddd " X4_H0_EFGH ", %%xmm14, %%xmm14\n\t"
+#define X4_NEXT_MESSAGE(s, _) X4_DIGEST(s) \
+	"vmovdqa %%xmm13, " X4_W(s, 0) "\n\t" \
+	"vmovdqa %%xmm14, " X4_W(s, 1) "\n\t"
+#define X4_STORE_CHAIN(s, _) X4_DIGEST(s) \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	"vmovdqu %%xmm13, (" #s "*32)(%[h])\n\t" \
+	"vpshufb %%xmm15, %%xmm14, %%xmm14\n\t" \
+	"vmovdqu %%xmm14, (" #s "*32+16)(%[h])\n\t"
+
+/* The 4 chains at h, each hashed iters (>= 1) times. */
+static void recursive_x4_asm(uint8_t *h, uint64_t iters)
+{
+	uint8_t buf[4 * 256] __attribute__((aligned(64)));
+
+	__asm__ volatile(
+	    "vmovdqa " X4_BSWAP ", %%xmm15\n\t"
+	    "vmovdqa " X4_PAD8 ", %%xmm14\n\t"
+	    X4_ALL(X4_LOAD_CHAIN, _)
+	    "1:\n\t"
+	    X4_ALL(X4_START_HASH, _)
+	    X4_BLOCK_SCHED
+	    "dec %[n]\n\t"
+	    "jz 2f\n\t"
+	    X4_ALL(X4_NEXT_MESSAGE, _)
+	    "jmp 1b\n"
+	    "2:\n\t"
+	    X4_ALL(X4_STORE_CHAIN, _)
+	    : [n] "+r"(iters)
+	    : [h] "r"(h), [buf] "r"(buf), [k] "r"(yespower_sha256_K),
+	      [c] "r"(d64_x4_consts)
+	    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+	      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+	      "xmm15", "cc", "memory");
+}
 #define D64_X4 d64_x4_asm
+#define RECURSIVE_X4 recursive_x4_asm
 #else
 #define D64_X4 d64_x4
+#define RECURSIVE_X4 recursive_x4
 #endif
 
 typedef void d64_group_fn(uint8_t *out, const uint8_t *in);
@@ -396,7 +465,7 @@ static d64_group_fn *const d64_x[5] = {
 	NULL, d64_x1, d64_x2, d64_x3, D64_X4
 };
 static recursive_group_fn *const recursive_x[5] = {
-	NULL, recursive_x1, recursive_x2, recursive_x3, recursive_x4
+	NULL, recursive_x1, recursive_x2, recursive_x3, RECURSIVE_X4
 };
 
 /*
