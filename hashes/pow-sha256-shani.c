@@ -506,9 +506,15 @@ void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
 }
 #endif
 
-/* The widths used by default (the measurements are in doc/hashes.md). */
+/* The widths used by default (the measurements are in doc/hashes.md):
+ * 4 streams where the asm kernels are, else 3 chains (the compiled
+ * 4-stream kernel spills and runs at the rate of 3). */
 #define D64_WAYS 4
+#if defined(POW_SHANI_VEX) && defined(__x86_64__) && defined(__GNUC__)
+#define RECURSIVE_WAYS 4
+#else
 #define RECURSIVE_WAYS 3
+#endif
 
 static void d64_default(uint8_t *out, const uint8_t *in, size_t n)
 {
@@ -516,15 +522,26 @@ static void d64_default(uint8_t *out, const uint8_t *in, size_t n)
 }
 
 /*
- * Groups of 3; a count that would leave a single chain alone gives one
- * group of 4 instead (4 streams run at the rate of 3, 1 alone at half).
+ * Groups of RECURSIVE_WAYS.  A single chain left over would run alone at
+ * half the rate, so with groups of 4 the last 5 chains go as 3 + 2, and
+ * with groups of 3 the last 4 as one group of 4.
  */
 static void recursive_default(uint8_t *h, size_t chains, uint64_t iters)
 {
-	if (chains >= 4 && chains % RECURSIVE_WAYS == 1 && iters) {
-		recursive_x[4](h, iters);
-		h += 4 * 32;
-		chains -= 4;
+	if (!iters)
+		return;
+	if (chains >= RECURSIVE_WAYS + 1 && chains % RECURSIVE_WAYS == 1) {
+		size_t head = chains - (RECURSIVE_WAYS + 1);
+
+		recursive_ways(h, head, iters, RECURSIVE_WAYS);
+		h += 32 * head;
+		if (RECURSIVE_WAYS == 4) {
+			recursive_x[3](h, iters);
+			recursive_x[2](h + 3 * 32, iters);
+		} else {
+			recursive_x[4](h, iters);
+		}
+		return;
 	}
 	recursive_ways(h, chains, iters, RECURSIVE_WAYS);
 }
