@@ -299,39 +299,32 @@ static const uint32_t d64_x4_consts[7][4] __attribute__((aligned(16))) = {
 	"vmovq ((" #g ")*16+8)(%[pad]), %%xmm0\n\t" \
 	"sha256rnds2 %%xmm0, " X4_CDGH##s ", " X4_ABEF##s "\n\t"
 #define X4_ALL(X, g) X(0, g) X(1, g) X(2, g) X(3, g)
-#define X4_BLOCK_SCHED \
-	X4_ALL(X4_STEP_SCHED, 0) X4_ALL(X4_STEP_SCHED, 1) \
-	X4_ALL(X4_STEP_SCHED, 2) X4_ALL(X4_STEP_SCHED, 3) \
-	X4_ALL(X4_STEP_SCHED, 4) X4_ALL(X4_STEP_SCHED, 5) \
-	X4_ALL(X4_STEP_SCHED, 6) X4_ALL(X4_STEP_SCHED, 7) \
-	X4_ALL(X4_STEP_SCHED, 8) X4_ALL(X4_STEP_SCHED, 9) \
-	X4_ALL(X4_STEP_SCHED, 10) X4_ALL(X4_STEP_SCHED, 11) \
-	X4_ALL(X4_STEP_LAST, 12) X4_ALL(X4_STEP_LAST, 13) \
-	X4_ALL(X4_STEP_LAST, 14) X4_ALL(X4_STEP_LAST, 15)
-#define X4_BLOCK_PAD \
-	X4_ALL(X4_STEP_PAD, 0) X4_ALL(X4_STEP_PAD, 1) \
-	X4_ALL(X4_STEP_PAD, 2) X4_ALL(X4_STEP_PAD, 3) \
-	X4_ALL(X4_STEP_PAD, 4) X4_ALL(X4_STEP_PAD, 5) \
-	X4_ALL(X4_STEP_PAD, 6) X4_ALL(X4_STEP_PAD, 7) \
-	X4_ALL(X4_STEP_PAD, 8) X4_ALL(X4_STEP_PAD, 9) \
-	X4_ALL(X4_STEP_PAD, 10) X4_ALL(X4_STEP_PAD, 11) \
-	X4_ALL(X4_STEP_PAD, 12) X4_ALL(X4_STEP_PAD, 13) \
-	X4_ALL(X4_STEP_PAD, 14) X4_ALL(X4_STEP_PAD, 15)
+/* A block's 16 groups for the 4 streams: FIRST for groups 0 .. 11, REST
+ * for 12 .. 15 (where a schedule, if any, is complete). */
+#define X4_BLOCK(FIRST, REST) \
+	X4_ALL(FIRST, 0) X4_ALL(FIRST, 1) X4_ALL(FIRST, 2) X4_ALL(FIRST, 3) \
+	X4_ALL(FIRST, 4) X4_ALL(FIRST, 5) X4_ALL(FIRST, 6) X4_ALL(FIRST, 7) \
+	X4_ALL(FIRST, 8) X4_ALL(FIRST, 9) X4_ALL(FIRST, 10) \
+	X4_ALL(FIRST, 11) X4_ALL(REST, 12) X4_ALL(REST, 13) \
+	X4_ALL(REST, 14) X4_ALL(REST, 15)
+#define X4_BLOCK_SCHED X4_BLOCK(X4_STEP_SCHED, X4_STEP_LAST)
+#define X4_BLOCK_PAD X4_BLOCK(X4_STEP_PAD, X4_STEP_PAD)
 
+/* 16 bytes at `at` (an operand), big-endian, into xmm13. */
+#define X4_LOAD_BE(at) \
+	"vmovdqu " at ", %%xmm13\n\t" \
+	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t"
 /* Message s, big-endian, into groups 0 .. 3; LAST = group 3. */
 #define X4_LOAD_MESSAGE(s, _) \
-	"vmovdqu (" #s "*64)(%[in]), %%xmm13\n\t" \
-	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	X4_LOAD_BE("(" #s "*64)(%[in])") \
 	"vmovdqa %%xmm13, " X4_W(s, 0) "\n\t" \
-	"vmovdqu (" #s "*64+16)(%[in]), %%xmm13\n\t" \
-	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	X4_LOAD_BE("(" #s "*64+16)(%[in])") \
 	"vmovdqa %%xmm13, " X4_W(s, 1) "\n\t" \
-	"vmovdqu (" #s "*64+32)(%[in]), %%xmm13\n\t" \
-	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	X4_LOAD_BE("(" #s "*64+32)(%[in])") \
 	"vmovdqa %%xmm13, " X4_W(s, 2) "\n\t" \
-	"vmovdqu (" #s "*64+48)(%[in]), " X4_LAST##s "\n\t" \
-	"vpshufb %%xmm15, " X4_LAST##s ", " X4_LAST##s "\n\t" \
-	"vmovdqa " X4_LAST##s ", " X4_W(s, 3) "\n\t"
+	X4_LOAD_BE("(" #s "*64+48)(%[in])") \
+	"vmovdqa %%xmm13, " X4_W(s, 3) "\n\t" \
+	"vmovdqa %%xmm13, " X4_LAST##s "\n\t"
 #define X4_SET_H0(s, _) \
 	"vmovdqa " X4_H0_ABEF ", " X4_ABEF##s "\n\t" \
 	"vmovdqa " X4_H0_CDGH ", " X4_CDGH##s "\n\t"
@@ -399,11 +392,9 @@ static void d64_x4_asm(uint8_t *out, const uint8_t *in)
  * next message's).
  */
 #define X4_LOAD_CHAIN(s, _) \
-	"vmovdqu (" #s "*32)(%[h]), %%xmm13\n\t" \
-	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	X4_LOAD_BE("(" #s "*32)(%[h])") \
 	"vmovdqa %%xmm13, " X4_W(s, 0) "\n\t" \
-	"vmovdqu (" #s "*32+16)(%[h]), %%xmm13\n\t" \
-	"vpshufb %%xmm15, %%xmm13, %%xmm13\n\t" \
+	X4_LOAD_BE("(" #s "*32+16)(%[h])") \
 	"vmovdqa %%xmm13, " X4_W(s, 1) "\n\t" \
 	"vmovdqa %%xmm14, " X4_W(s, 2) "\n\t" \
 	"vmovdqa " X4_PAD12 ", %%xmm13\n\t" \
