@@ -18,10 +18,11 @@
  * before, so one message takes at least 32 x 4 = 128 cycles per block;
  * but both start one per cycle, so 4 independent streams fill the unit.
  * On Zen 3, 4 streams of a block without a schedule (SHA256D64's padding
- * block) take about 34 cycles per stream, and of a block with one about
- * 58: its 12 SHA256MSG1 and 12 SHA256MSG2 (one per 2 cycles) add about
- * 24 cycles to the rounds, which is why a schedule that is the same for
- * every message is taken from a table.  A chain of
+ * block) take about 34 cycles per stream, and of a block with one 50 to
+ * 58, which is why a schedule that is the same for every message is
+ * taken from a table.  (With SHA256MSG1 and MSG2 replaced by additions a
+ * scheduled block still took about 45: most of the difference is the
+ * schedule's other instructions, not the SHA unit.)  A chain of
  * recursive hashes cannot be split, so 1 chain runs at the latency and
  * the work saved there is on the critical path between two hashes:
  * the next message is taken straight from the state registers with one
@@ -230,9 +231,8 @@ INLINE __m128i K4(const int g)
  * is computed, 4 groups ahead of the rounds that use it, which read the
  * older groups back as memory operands.  xmm0 holds W + K (SHA256RNDS2
  * reads it implicitly), xmm13 and xmm14 are scratch, xmm15 the byte-swap
- * mask.  Measured on Zen 3 (doc/hashes.md) it runs at the rate of the SHA
- * unit: SHA256RNDS2 alone for the padding block, with SHA256MSG1/MSG2
- * for the other two.
+ * mask.  Measured on Zen 3 (doc/hashes.md): 1.12 to 1.14 times the
+ * compiled d64_x4's speed; the padding block runs at SHA256RNDS2's rate.
  */
 static const uint32_t d64_x4_consts[7][4] __attribute__((aligned(16))) = {
 	{ 0x9b05688c, 0x510e527f, 0xbb67ae85, 0x6a09e667 },	/* H0 ABEF */
