@@ -57,7 +57,8 @@ TARGET_SHANI __attribute__((unused)) static void STREAMS_NAME(d64, S)(
 }
 
 /* S chains at h, each hashed iters (>= 1) times (see the top of
- * pow-sha256-shani.c for the path between two hashes). */
+ * pow-sha256-shani.c for the path between two hashes; unused for S = 4
+ * where recursive_x4_asm takes its place). */
 TARGET_SHANI __attribute__((unused)) static void STREAMS_NAME(recursive,
     S)(uint8_t *h, uint64_t iters)
 {

@@ -217,7 +217,15 @@ INLINE __m128i K4(const int g)
 #include "pow-sha256-shani-streams.h"
 #undef S
 
+/* The hand-allocated 4-stream kernels below: VEX forms, x86-64's 16
+ * vector registers, GNU asm. */
 #if defined(POW_SHANI_VEX) && defined(__x86_64__) && defined(__GNUC__)
+#define SHANI_X4_ASM 1
+#else
+#define SHANI_X4_ASM 0
+#endif
+
+#if SHANI_X4_ASM
 /*
  * SHA256D64 of 4 messages in one asm block (the VEX build on x86-64).
  *
@@ -400,9 +408,7 @@ static void d64_x4_asm(uint8_t *out, const uint8_t *in)
 	"vmovdqa " X4_PAD12 ", %%xmm13\n\t" \
 	"vmovdqa %%xmm13, " X4_W(s, 3) "\n\t"
 #define X4_START_HASH(s, _) \
-	"vmovdqa " X4_PAD12 ", " X4_LAST##s "\n\t" \
-	"vmovdqa " X4_H0_ABEF ", " X4_ABEF##s "\n\t" \
-	"vmovdqa " X4_H0_CDGH ", " X4_CDGH##s "\n\t"
+	"vmovdqa " X4_PAD12 ", " X4_LAST##s "\n\t" X4_SET_H0(s, _)
 /* The digest (state + H0) in A B C D, E F G H order, into xmm13, xmm14. */
 #define X4_DIGEST(s) \
 	"vshufps $0xbb, " X4_CDGH##s ", " X4_ABEF##s ", %%xmm13\n\t" \
@@ -501,7 +507,7 @@ void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
  * 4 streams where the asm kernels are, else 3 chains (the compiled
  * 4-stream kernel spills and runs at the rate of 3). */
 #define D64_WAYS 4
-#if defined(POW_SHANI_VEX) && defined(__x86_64__) && defined(__GNUC__)
+#if SHANI_X4_ASM
 #define RECURSIVE_WAYS 4
 #else
 #define RECURSIVE_WAYS 3
