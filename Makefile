@@ -91,12 +91,15 @@ ISA_DEFS = $(if $(filter native,$(CORES)),-DYESPOWER_NATIVE) \
 	$(if $(filter shani,$(SHA256_IMPLS)),,-DYESPOWER_NO_SHANI)
 ALL_CFLAGS += $(ISA_DEFS)
 
-# The hashing API's kernel sets (hashes/, see mk/hashes.mk): SHA-NI, AVX2
-# and SSE2 on x86 (NO_SHANI=1, NO_AVX2=1, NO_SSE2=1 leave one out), the
-# portable ones everywhere; the dispatcher is told which exist.
+# The hashing API's kernel sets (hashes/, see mk/hashes.mk): SHA-NI,
+# AVX-512, AVX2 and SSE2 on x86 (NO_SHANI=1, NO_AVX512=1, NO_AVX2=1,
+# NO_SSE2=1 leave one out), the portable ones everywhere; the dispatcher
+# is told which exist.
 POW_KERNELS = $(if $(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE)),\
-	$(filter-out $(NO_ISAS) $(if $(filter 1,$(NO_AVX2)),avx2),shani avx2 sse2))
+	$(filter-out $(NO_ISAS) $(if $(filter 1,$(NO_AVX2)),avx2) \
+	$(if $(filter 1,$(NO_AVX512)),avx512),shani avx512 avx2 sse2))
 POW_ISA_DEFS = $(if $(filter shani,$(POW_KERNELS)),,-DPOW_NO_SHANI) \
+	$(if $(filter avx512,$(POW_KERNELS)),,-DPOW_NO_AVX512) \
 	$(if $(filter avx2,$(POW_KERNELS)),,-DPOW_NO_AVX2) \
 	$(if $(filter sse2,$(POW_KERNELS)),,-DPOW_NO_SSE2)
 ALL_CFLAGS += $(POW_ISA_DEFS)
@@ -125,6 +128,7 @@ POW_OBJS = $(addprefix $(B)/hashes/,pow-hash.o pow-sha3.o pow-merkle.o \
 	pow-hash-dispatch.o pow-sha256-portable.o pow-keccak.o \
 	$(POW_KERNELS:%=pow-sha256-%.o) \
 	$(if $(filter shani,$(POW_KERNELS)),pow-sha256-shani-sse.o) \
+	$(if $(filter avx512,$(POW_KERNELS)),pow-keccak-avx512.o) \
 	$(if $(filter avx2,$(POW_KERNELS)),pow-keccak-avx2.o))
 LIB_OBJS = $(addprefix $(B)/,yespower-api.o yespower-platform.o \
 	yespower-dispatch.o impl-spec.o) $(COMMON_OBJS) $(CORE_OBJS) \

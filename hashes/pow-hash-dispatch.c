@@ -38,6 +38,9 @@ static const pow_sha256_kernels *const sha256_sets[] = {
 	&pow_sha256_kernels_shani,
 	&pow_sha256_kernels_shani_sse,
 #endif
+#if X86 && !defined(POW_NO_AVX512)
+	&pow_sha256_kernels_avx512,
+#endif
 #if X86 && !defined(POW_NO_AVX2)
 	&pow_sha256_kernels_avx2,
 #endif
@@ -48,6 +51,9 @@ static const pow_sha256_kernels *const sha256_sets[] = {
 };
 
 static const pow_keccak_kernels *const keccak_sets[] = {
+#if X86 && !defined(POW_NO_AVX512)
+	&pow_keccak_kernels_avx512,
+#endif
 #if X86 && !defined(POW_NO_AVX2)
 	&pow_keccak_kernels_avx2,
 #endif

@@ -54,6 +54,10 @@ extern const pow_sha256_kernels pow_sha256_kernels_portable;
 extern const pow_sha256_kernels pow_sha256_kernels_shani;	/* VEX */
 extern const pow_sha256_kernels pow_sha256_kernels_shani_sse;
 #endif
+#ifndef POW_NO_AVX512
+extern const pow_sha256_kernels pow_sha256_kernels_avx512;
+extern const pow_keccak_kernels pow_keccak_kernels_avx512;
+#endif
 #ifndef POW_NO_AVX2
 extern const pow_sha256_kernels pow_sha256_kernels_avx2;
 extern const pow_keccak_kernels pow_keccak_kernels_avx2;
@@ -63,6 +67,11 @@ extern const pow_sha256_kernels pow_sha256_kernels_sse2;
 #endif
 #endif
 extern const pow_keccak_kernels pow_keccak_kernels_portable;
+
+/* The AVX-512 sets' code on emulated lanes in plain C (-DPOW_SIMD_EMU16,
+ * -DPOW_KECCAK_EMU8): linked into the tests only, never dispatched. */
+extern const pow_sha256_kernels pow_sha256_kernels_avx512emu;
+extern const pow_keccak_kernels pow_keccak_kernels_avx512emu;
 
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(POW_NO_SHANI)
 /*

@@ -15,8 +15,8 @@
  *   on as many threads as the caller asks.
  *
  * The many-at-once functions run on the fastest implementation this CPU
- * has (SHA-NI, AVX2, SSE2 or portable C for SHA-256; AVX2 or portable C
- * for Keccak), chosen on first use after a known-answer self-test; see
+ * has (SHA-NI, AVX-512, AVX2, SSE2 or portable C for SHA-256; AVX-512,
+ * AVX2 or portable C for Keccak), chosen on first use after a known-answer self-test; see
  * pow_hash_impl_name().  Every implementation gives the same answers.
  *
  * Errors.  Every function that can fail returns 0 on success and -1 with
@@ -227,10 +227,10 @@ int pow_merkle_root_sha3_256(uint8_t root[32], const uint8_t *leaves,
  * "sha256=NAME,keccak=NAME".  For the many-at-once SHA-256 functions
  * (pow_sha256d64, the recursive functions, both merkle roots) NAME is
  * shani (SHA-NI with AVX encoding, up to 4 messages interleaved),
- * shani-sse (the same for CPUs with SHA-NI but no AVX), avx2 (8 messages
- * in vector lanes), sse2 (4) or portable; for the many-at-once SHA3-256
- * functions avx2 (4 states in vector lanes) or portable.  There are no
- * AVX-512 kernels yet.  The streaming and one-shot SHA-256,
+ * shani-sse (the same for CPUs with SHA-NI but no AVX), avx512 (16
+ * messages in vector lanes), avx2 (8), sse2 (4) or portable; for the
+ * many-at-once SHA3-256 functions avx512 (8 states in vector lanes), avx2
+ * (4) or portable.  The streaming and one-shot SHA-256,
  * HMAC and PBKDF2 use the compression function yespower uses (see
  * yespower_impl_name(); SHA-NI where the CPU has it).  The string is
  * static.  Thread-safe.

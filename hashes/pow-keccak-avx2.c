@@ -65,6 +65,7 @@ INLINE V rol56(V x)
 #define V_ROL1(a) _mm256_or_si256(_mm256_add_epi64(a, a), \
 	_mm256_srli_epi64(a, 63))
 #define V_ANDN(a, b) _mm256_andnot_si256(a, b)
+#define V_CHI(a, b, c) V_XOR(a, V_ANDN(b, c))
 
 #define LANES(op) \
 	op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7) op(8) op(9) \

@@ -7,7 +7,8 @@
  * number pasted together) with scratch b0 .. b24, c0 .. c4 and d0 .. d4,
  * using the operations X##XOR(p, q), X##XOR5(p, q, r, s, t), X##ROL(p, n)
  * (rotate each 64-bit lane left by the constant n, 1 <= n <= 63),
- * X##ROL1(p) (the same by 1) and X##ANDN(p, q) (~p & q).  So one
+ * X##ROL1(p) (the same by 1) and X##CHI(p, q, r) (p ^ (~q & r), chi's
+ * step: one instruction where there is a ternary logic one).  So one
  * translation unit can run rounds of several lane types side by side,
  * each with its own prefix.  Iota (a0 ^= RC) is the caller's.
  *
@@ -53,37 +54,37 @@
 	b##9 = X##ROL(X##XOR(a##22, d##2), 61); \
 	b##19 = X##ROL(X##XOR(a##23, d##3), 56); \
 	b##4 = X##ROL(X##XOR(a##24, d##4), 14); \
-	a##0 = X##XOR(b##0, X##ANDN(b##1, b##2)); \
-	a##1 = X##XOR(b##1, X##ANDN(b##2, b##3)); \
-	a##2 = X##XOR(b##2, X##ANDN(b##3, b##4)); \
-	a##3 = X##XOR(b##3, X##ANDN(b##4, b##0)); \
-	a##4 = X##XOR(b##4, X##ANDN(b##0, b##1)); \
-	a##5 = X##XOR(b##5, X##ANDN(b##6, b##7)); \
-	a##6 = X##XOR(b##6, X##ANDN(b##7, b##8)); \
-	a##7 = X##XOR(b##7, X##ANDN(b##8, b##9)); \
-	a##8 = X##XOR(b##8, X##ANDN(b##9, b##5)); \
-	a##9 = X##XOR(b##9, X##ANDN(b##5, b##6)); \
-	a##10 = X##XOR(b##10, X##ANDN(b##11, b##12)); \
-	a##11 = X##XOR(b##11, X##ANDN(b##12, b##13)); \
-	a##12 = X##XOR(b##12, X##ANDN(b##13, b##14)); \
-	a##13 = X##XOR(b##13, X##ANDN(b##14, b##10)); \
-	a##14 = X##XOR(b##14, X##ANDN(b##10, b##11)); \
-	a##15 = X##XOR(b##15, X##ANDN(b##16, b##17)); \
-	a##16 = X##XOR(b##16, X##ANDN(b##17, b##18)); \
-	a##17 = X##XOR(b##17, X##ANDN(b##18, b##19)); \
-	a##18 = X##XOR(b##18, X##ANDN(b##19, b##15)); \
-	a##19 = X##XOR(b##19, X##ANDN(b##15, b##16)); \
-	a##20 = X##XOR(b##20, X##ANDN(b##21, b##22)); \
-	a##21 = X##XOR(b##21, X##ANDN(b##22, b##23)); \
-	a##22 = X##XOR(b##22, X##ANDN(b##23, b##24)); \
-	a##23 = X##XOR(b##23, X##ANDN(b##24, b##20)); \
-	a##24 = X##XOR(b##24, X##ANDN(b##20, b##21));
+	a##0 = X##CHI(b##0, b##1, b##2); \
+	a##1 = X##CHI(b##1, b##2, b##3); \
+	a##2 = X##CHI(b##2, b##3, b##4); \
+	a##3 = X##CHI(b##3, b##4, b##0); \
+	a##4 = X##CHI(b##4, b##0, b##1); \
+	a##5 = X##CHI(b##5, b##6, b##7); \
+	a##6 = X##CHI(b##6, b##7, b##8); \
+	a##7 = X##CHI(b##7, b##8, b##9); \
+	a##8 = X##CHI(b##8, b##9, b##5); \
+	a##9 = X##CHI(b##9, b##5, b##6); \
+	a##10 = X##CHI(b##10, b##11, b##12); \
+	a##11 = X##CHI(b##11, b##12, b##13); \
+	a##12 = X##CHI(b##12, b##13, b##14); \
+	a##13 = X##CHI(b##13, b##14, b##10); \
+	a##14 = X##CHI(b##14, b##10, b##11); \
+	a##15 = X##CHI(b##15, b##16, b##17); \
+	a##16 = X##CHI(b##16, b##17, b##18); \
+	a##17 = X##CHI(b##17, b##18, b##19); \
+	a##18 = X##CHI(b##18, b##19, b##15); \
+	a##19 = X##CHI(b##19, b##15, b##16); \
+	a##20 = X##CHI(b##20, b##21, b##22); \
+	a##21 = X##CHI(b##21, b##22, b##23); \
+	a##22 = X##CHI(b##22, b##23, b##24); \
+	a##23 = X##CHI(b##23, b##24, b##20); \
+	a##24 = X##CHI(b##24, b##20, b##21);
 
 /* The operations on one 64-bit lane, for KECCAK_ROUND(KU64_, ...). */
 #define KU64_XOR(p, q) ((p) ^ (q))
 #define KU64_XOR5(p, q, r, s, t) ((p) ^ (q) ^ (r) ^ (s) ^ (t))
 #define KU64_ROL(p, n) (((p) << (n)) | ((p) >> (64 - (n))))
 #define KU64_ROL1(p) KU64_ROL(p, 1)
-#define KU64_ANDN(p, q) (~(p) & (q))
+#define KU64_CHI(p, q, r) ((p) ^ (~(q) & (r)))
 
 #endif /* !POW_KECCAK_ROUND_H */

@@ -1,12 +1,18 @@
 /*
  * pow-sha256-simd.c: the many-at-once SHA-256 kernels on 32-bit vector
- * lanes, one message per lane: 8 lanes with AVX2, 4 with SSE2.
+ * lanes, one message per lane: 16 lanes with AVX-512, 8 with AVX2, 4 with
+ * SSE2.
  *
- * The Makefile compiles this file twice: as pow-sha256-avx2.o with -mavx2
- * -DPOW_SIMD_AVX2 and as pow-sha256-sse2.o with -msse2 -DPOW_SIMD_SSE2;
- * the dispatcher calls each only where cpuid reports its instruction set.
+ * The Makefile compiles this file once per set: as pow-sha256-avx512.o
+ * with -mavx512f -DPOW_SIMD_AVX512, pow-sha256-avx2.o with -mavx2
+ * -DPOW_SIMD_AVX2 and pow-sha256-sse2.o with -msse2 -DPOW_SIMD_SSE2; the
+ * dispatcher calls each only where cpuid reports its instruction set.
  * These are for CPUs without SHA-NI (on those with it, SHA-NI is several
- * times faster per core).
+ * times faster per core).  A fourth build, -DPOW_SIMD_EMU16, is the
+ * AVX-512 code on 16 lanes in plain C, each operation (VPTERNLOGD too) as
+ * its instruction's definition: the tests run it on CPUs without AVX-512,
+ * so that the 16-lane code and its ternary-logic constants are checked
+ * everywhere, not only where AVX-512 runs.
  *
  * Each round is the FIPS 180-4 round on all lanes.  The savings are the
  * usual ones: Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)) reuses the previous
@@ -15,20 +21,127 @@
  * rounds and no schedule; and the last 8 words of a 32-byte message are
  * constants, which the compiler folds into the early schedule words.
  * Messages are moved into lanes by transposing 8 x 8 (4 x 4) blocks of
- * words.
+ * words; for 16 lanes through a buffer, word by word.  With AVX-512's
+ * VPTERNLOGD, Ch, Maj and each three-way XOR are one instruction, and
+ * VPRORD rotates.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#if !defined(POW_SIMD_EMU16)
 #include <immintrin.h>
+#endif
 
 #include "cpu-features.h"
 #include "insecure_memzero.h"
 #include "pow-hash-impl.h"
 #include "sha256.h"
+#include "sysendian.h"
 
-#if defined(POW_SIMD_AVX2)
+#if defined(POW_SIMD_AVX512)
+#define LANES 16
+#define SUFFIX(name) name##_avx512
+#ifdef __AVX512F__
+#define TARGET
+#else
+#define TARGET __attribute__((target("avx512f")))
+#endif
+typedef __m512i V;
+#define ADD(a, b) _mm512_add_epi32(a, b)
+#define XOR(a, b) _mm512_xor_si512(a, b)
+#define AND(a, b) _mm512_and_si512(a, b)
+#define ANDN(a, b) _mm512_andnot_si512(a, b)
+#define OR(a, b) _mm512_or_si512(a, b)
+#define SHR(a, n) _mm512_srli_epi32(a, n)
+#define SHL(a, n) _mm512_slli_epi32(a, n)
+#define SET1(x) _mm512_set1_epi32((int)(x))
+#define LOADU(p) _mm512_loadu_si512((const void *)(p))
+#define STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
+#define ROTR(a, n) _mm512_ror_epi32(a, n)
+#define TERNLOG(a, b, c, imm) _mm512_ternarylogic_epi32(a, b, c, imm)
+#define ALONE_MAX 3
+#elif defined(POW_SIMD_EMU16)
+/*
+ * The AVX-512 set's operations on 16 lanes in plain C, as the instruction
+ * set reference defines them (the compiler may vectorize the loops; the
+ * results are the same).
+ */
+#define LANES 16
+#define SUFFIX(name) name##_avx512emu
+#define TARGET
+typedef struct {
+	uint32_t l[16];
+} V;
+#define EMU_OP(name, expr) \
+static inline __attribute__((always_inline, unused)) V name(V a, V b) \
+{ \
+	V r; \
+	int i; \
+	for (i = 0; i < 16; i++) \
+		r.l[i] = (expr); \
+	return r; \
+}
+EMU_OP(emu_add, a.l[i] + b.l[i])
+EMU_OP(emu_xor, a.l[i] ^ b.l[i])
+EMU_OP(emu_and, a.l[i] & b.l[i])
+EMU_OP(emu_andn, ~a.l[i] & b.l[i])
+EMU_OP(emu_or, a.l[i] | b.l[i])
+/* Shifts and rotations: b's lane 0 holds the count. */
+EMU_OP(emu_shr, a.l[i] >> b.l[0])
+EMU_OP(emu_shl, a.l[i] << b.l[0])
+EMU_OP(emu_ror, (a.l[i] >> b.l[0]) | (a.l[i] << (32 - b.l[0])))
+
+static inline __attribute__((always_inline)) V emu_set1(uint32_t x)
+{
+	V r;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		r.l[i] = x;
+	return r;
+}
+
+static inline __attribute__((always_inline)) V emu_load(const void *p)
+{
+	V r;
+
+	memcpy(r.l, p, sizeof(r.l));
+	return r;
+}
+
+/* VPTERNLOGD: bit j of the result is bit (a_j b_j c_j, a 3-bit number
+ * with a_j the high bit) of imm; here as the union of imm's minterms. */
+static inline __attribute__((always_inline)) V emu_ternlog(V a, V b, V c,
+    int imm)
+{
+	V r;
+	int i, m;
+
+	for (i = 0; i < 16; i++) {
+		r.l[i] = 0;
+		for (m = 0; m < 8; m++)
+			if (imm >> m & 1)
+				r.l[i] |= ((m & 4) ? a.l[i] : ~a.l[i]) &
+				    ((m & 2) ? b.l[i] : ~b.l[i]) &
+				    ((m & 1) ? c.l[i] : ~c.l[i]);
+	}
+	return r;
+}
+#define ADD(a, b) emu_add(a, b)
+#define XOR(a, b) emu_xor(a, b)
+#define AND(a, b) emu_and(a, b)
+#define ANDN(a, b) emu_andn(a, b)
+#define OR(a, b) emu_or(a, b)
+#define SHR(a, n) emu_shr(a, emu_set1(n))
+#define SHL(a, n) emu_shl(a, emu_set1(n))
+#define SET1(x) emu_set1((uint32_t)(x))
+#define LOADU(p) emu_load(p)
+#define STOREU(p, v) memcpy((p), (v).l, sizeof((v).l))
+#define ROTR(a, n) emu_ror(a, emu_set1(n))
+#define TERNLOG(a, b, c, imm) emu_ternlog(a, b, c, imm)
+#define ALONE_MAX 3
+#elif defined(POW_SIMD_AVX2)
 #define LANES 8
 #define SUFFIX(name) name##_avx2
 #ifdef __AVX2__
@@ -71,13 +184,56 @@ typedef __m128i V;
 #define STOREU(p, v) _mm_storeu_si128((V *)(p), v)
 #define ALONE_MAX 1
 #else
-#error "define POW_SIMD_AVX2 or POW_SIMD_SSE2"
+#error "define POW_SIMD_AVX512, POW_SIMD_EMU16, POW_SIMD_AVX2 or POW_SIMD_SSE2"
+#endif
+
+#if defined(TERNLOG)
+/* Truth tables of VPTERNLOGD (bit a b c of the constant, a the high bit):
+ * a ^ b ^ c; Ch(e, f, g) = e ? f : g; Maj(a, b, c), the majority. */
+#define XOR3(a, b, c) TERNLOG(a, b, c, 0x96)
+#define CH(e, f, g) TERNLOG(e, f, g, 0xca)
+#define MAJ(a, b, c) TERNLOG(a, b, c, 0xe8)
+#else
+#define XOR3(a, b, c) XOR(XOR(a, b), c)
+#define CH(e, f, g) XOR(g, AND(e, XOR(f, g)))
+#define ROTR(x, n) OR(SHR(x, n), SHL(x, 32 - (n)))
 #endif
 
 #define INLINE static inline __attribute__((always_inline)) TARGET
 
 /* ---- words in, words out ---- */
 
+#if LANES == 16
+/*
+ * w[j] = word j (j < words) of each of the 16 messages at p, stride bytes
+ * apart, in lanes; through a buffer, word by word (in the 16-lane sets
+ * this is a few percent of a group's work).
+ */
+INLINE void load_n(V *w, const uint8_t *p, size_t stride, int words)
+{
+	uint32_t t[16][16] __attribute__((aligned(64)));
+	int i, j;
+
+	for (j = 0; j < words; j++)
+		for (i = 0; i < 16; i++)
+			t[j][i] = be32dec(&p[stride * i + 4 * j]);
+	for (j = 0; j < words; j++)
+		w[j] = LOADU(t[j]);
+}
+
+/* The reverse: word j of each lane's message from w[j]. */
+INLINE void store_n(uint8_t *p, size_t stride, int words, const V *w)
+{
+	uint32_t t[16][16] __attribute__((aligned(64)));
+	int i, j;
+
+	for (j = 0; j < words; j++)
+		STOREU(t[j], w[j]);
+	for (j = 0; j < words; j++)
+		for (i = 0; i < 16; i++)
+			be32enc(&p[stride * i + 4 * j], t[j][i]);
+}
+#else
 /* The bytes of each 32-bit lane reversed: SHA-256 words are big-endian. */
 INLINE V bswap32(V x)
 {
@@ -157,52 +313,70 @@ INLINE void store_words(uint8_t *p, size_t stride, int first, const V *w)
 		STOREU(&p[stride * i + 4 * first], r[i]);
 }
 
-/* ---- rounds ---- */
-
-INLINE V rotr(V x, const int n)
+/* load_words and store_words for words (a multiple of LANES) words. */
+INLINE void load_n(V *w, const uint8_t *p, size_t stride, int words)
 {
-	return OR(SHR(x, n), SHL(x, 32 - n));
+	int t;
+
+	for (t = 0; t < words; t += LANES)
+		load_words(&w[t], p, stride, t);
 }
+
+INLINE void store_n(uint8_t *p, size_t stride, int words, const V *w)
+{
+	int t;
+
+	for (t = 0; t < words; t += LANES)
+		store_words(p, stride, t, &w[t]);
+}
+#endif
+
+/* ---- rounds ---- */
 
 INLINE V big_sigma0(V x)
 {
-	return XOR(XOR(rotr(x, 2), rotr(x, 13)), rotr(x, 22));
+	return XOR3(ROTR(x, 2), ROTR(x, 13), ROTR(x, 22));
 }
 
 INLINE V big_sigma1(V x)
 {
-	return XOR(XOR(rotr(x, 6), rotr(x, 11)), rotr(x, 25));
+	return XOR3(ROTR(x, 6), ROTR(x, 11), ROTR(x, 25));
 }
 
 INLINE V small_sigma0(V x)
 {
-	return XOR(XOR(rotr(x, 7), rotr(x, 18)), SHR(x, 3));
+	return XOR3(ROTR(x, 7), ROTR(x, 18), SHR(x, 3));
 }
 
 INLINE V small_sigma1(V x)
 {
-	return XOR(XOR(rotr(x, 17), rotr(x, 19)), SHR(x, 10));
+	return XOR3(ROTR(x, 17), ROTR(x, 19), SHR(x, 10));
 }
 
 /*
  * One round on the state s[] whose a is s[(8 - t) % 8] (the variables
  * rotate by index, not by moving data), with wk = W[t] + K[t].  ab is
  * the previous round's a ^ b, which is this round's b ^ c; it becomes
- * this round's a ^ b.
+ * this round's a ^ b (unused where Maj is one instruction).
  */
 INLINE void sha_round(V *s, const int t, V wk, V *ab)
 {
 	V a = s[(8 - t) & 7], b = s[(9 - t) & 7], c = s[(10 - t) & 7];
 	V e = s[(12 - t) & 7], f = s[(13 - t) & 7], g = s[(14 - t) & 7];
 	V h = s[(15 - t) & 7], d = s[(11 - t) & 7];
-	V ch = XOR(g, AND(e, XOR(f, g)));
-	V t1 = ADD(ADD(h, big_sigma1(e)), ADD(ch, wk));
+	V t1 = ADD(ADD(h, big_sigma1(e)), ADD(CH(e, f, g), wk));
+#if defined(MAJ)
+	V t2 = ADD(big_sigma0(a), MAJ(a, b, c));
+
+	(void)ab;
+#else
 	V a_b = XOR(a, b);
 	V maj = XOR(b, AND(a_b, *ab));
 	V t2 = ADD(big_sigma0(a), maj);
 
 	(void)c;
 	*ab = a_b;
+#endif
 	s[(11 - t) & 7] = ADD(d, t1);
 	s[(15 - t) & 7] = ADD(t1, t2);
 }
@@ -275,8 +449,7 @@ TARGET static void d64_group(uint8_t *out, const uint8_t *in)
 	V s[8], w[16], m[8];
 	int t;
 
-	for (t = 0; t < 16; t += LANES)
-		load_words(&w[t], in, 64, t);
+	load_n(w, in, 64, 16);
 	for (t = 0; t < 8; t++)
 		s[t] = SET1(pow_sha256_H0[t]);
 	compress(s, w);
@@ -284,8 +457,7 @@ TARGET static void d64_group(uint8_t *out, const uint8_t *in)
 	for (t = 0; t < 8; t++)
 		m[t] = s[t];
 	hash32(s, m);
-	for (t = 0; t < 8; t += LANES)
-		store_words(out, 32, t, &s[t]);
+	store_n(out, 32, 8, s);
 }
 
 /* LANES chains at h, each hashed iters times. */
@@ -294,15 +466,13 @@ TARGET static void recursive_group(uint8_t *h, uint64_t iters)
 	V s[8], m[8];
 	int t;
 
-	for (t = 0; t < 8; t += LANES)
-		load_words(&m[t], h, 32, t);
+	load_n(m, h, 32, 8);
 	for (; iters; iters--) {
 		hash32(s, m);
 		for (t = 0; t < 8; t++)
 			m[t] = s[t];
 	}
-	for (t = 0; t < 8; t += LANES)
-		store_words(h, 32, t, &m[t]);
+	store_n(h, 32, 8, m);
 }
 
 /*
@@ -355,7 +525,16 @@ static void SUFFIX(recursive)(uint8_t *h, size_t chains, uint64_t iters)
 	insecure_memzero(buf, sizeof(buf));
 }
 
-#if LANES == 8
+#if defined(POW_SIMD_AVX512)
+const pow_sha256_kernels pow_sha256_kernels_avx512 = {
+	"avx512", POW_CPU_AVX512F, d64_avx512, recursive_avx512, 16
+};
+#elif defined(POW_SIMD_EMU16)
+/* Not in the dispatcher: the tests' stand-in for the AVX-512 set. */
+const pow_sha256_kernels pow_sha256_kernels_avx512emu = {
+	"avx512-emulated", 0, d64_avx512emu, recursive_avx512emu, 16
+};
+#elif LANES == 8
 const pow_sha256_kernels pow_sha256_kernels_avx2 = {
 	"avx2", POW_CPU_AVX2, d64_avx2, recursive_avx2, 8
 };

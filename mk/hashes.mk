@@ -19,9 +19,16 @@
 
 POW_FLAGS_shani = -mavx -msha -DPOW_SHANI_VEX
 POW_FLAGS_shani-sse = -msha -msse4.1
+POW_FLAGS_avx512 = -mavx512f -DPOW_SIMD_AVX512
 POW_FLAGS_avx2 = -mavx2 -DPOW_SIMD_AVX2
 POW_FLAGS_sse2 = -msse2 -DPOW_SIMD_SSE2
+POW_FLAGS_avx512emu = -DPOW_SIMD_EMU16
 FLAGS_pow-keccak-avx2 = -mavx2
+FLAGS_pow-keccak-avx512 = -mavx512f -DPOW_KECCAK_AVX512
+
+# The AVX-512 sets' code on emulated lanes (plain C, every target): linked
+# into tests-hashes only, so that it is tested where AVX-512 is absent.
+POW_EMU_OBJS = hashes/pow-sha256-avx512emu.o hashes/pow-keccak-avx512emu.o
 
 # One source, two encodings (hashes/pow-sha256-shani.c), and one source,
 # two instruction sets (hashes/pow-sha256-simd.c): their objects in build
@@ -33,15 +40,20 @@ $(1)/hashes/pow-sha256-shani.o $(1)/hashes/pow-sha256-shani-sse.o: \
     $(1)/hashes/pow-sha256-%.o: hashes/pow-sha256-shani.c $(1)/CONFIG
 	@mkdir -p $$(@D)
 	$(2) $(3) $$(POW_FLAGS_$$*) -c $$< -o $$@
-$(1)/hashes/pow-sha256-avx2.o $(1)/hashes/pow-sha256-sse2.o: \
+$(1)/hashes/pow-sha256-avx512.o $(1)/hashes/pow-sha256-avx2.o \
+    $(1)/hashes/pow-sha256-sse2.o $(1)/hashes/pow-sha256-avx512emu.o: \
     $(1)/hashes/pow-sha256-%.o: hashes/pow-sha256-simd.c $(1)/CONFIG
 	@mkdir -p $$(@D)
 	$(2) $(3) $$(POW_FLAGS_$$*) -c $$< -o $$@
+$(1)/hashes/pow-keccak-avx512emu.o: hashes/pow-keccak-avx512.c $(1)/CONFIG
+	@mkdir -p $$(@D)
+	$(2) $(3) -DPOW_KECCAK_EMU8 -c $$< -o $$@
+$(1)/test/tests-hashes: $(POW_EMU_OBJS:%=$(1)/%)
 endef
 $(eval $(call pow_variants,$(B),$$(CC),$$(ALL_CFLAGS)))
 
 $(B)/test/tests-hashes: $(B)/test/tests-hashes.o $(B)/tools/util.o libyespower.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
 
 check-hashes: $(B)/test/tests-hashes
 	@$< test/vectors > $(B)/test/TESTS-HASHES-OUT; rc=$$?; \

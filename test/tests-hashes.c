@@ -749,6 +749,39 @@ static void test_sha256_sets(const char *dir)
 		first = 0;
 	}
 	pow_hash_set_impl("sha256=auto");
+
+	/* The AVX-512 code on emulated lanes, here on every CPU. */
+	k = &pow_sha256_kernels_avx512emu;
+	{
+		int before = failed;
+
+		test_d64_kernels(k);
+		test_recursive_kernels(k);
+		group_done("SHA-256 kernels avx512-emulated (the avx512 set's "
+		    "16-lane code, VPTERNLOGD as defined): d64 and recursive "
+		    "against portable (counts 0-40)", before);
+	}
+}
+
+/* Keccak kernel set k's sha3_64 against the portable one on counts 0 ..
+ * 40, random inputs, at an odd address, untouched past the end. */
+static void test_sha3_64_kernel(const pow_keccak_kernels *k)
+{
+	uint8_t in[1 + 40 * 64], a[40 * 32], b[1 + 40 * 64];
+	size_t n;
+
+	for (n = 0; n <= 40; n++) {
+		random_bytes(in, sizeof(in));
+		pow_keccak_kernels_portable.sha3_64(a, in + 1, n);
+		memset(b, 0x55, sizeof(b));
+		k->sha3_64(b + 1, in + 1, n);
+		check(!memcmp(a, b + 1, 32 * n) && b[1 + 32 * n] == 0x55,
+		    "%s sha3_64, %zu inputs", k->name, n);
+		memcpy(b + 1, in + 1, 64 * n);
+		k->sha3_64(b + 1, b + 1, n);
+		check(!memcmp(a, b + 1, 32 * n), "%s sha3_64 in place, %zu",
+		    k->name, n);
+	}
 }
 
 static void test_keccak_sets(const char *dir)
@@ -789,6 +822,15 @@ static void test_keccak_sets(const char *dir)
 		group_done(what, before);
 	}
 	pow_hash_set_impl("keccak=auto");
+
+	{
+		int before = failed;
+
+		test_sha3_64_kernel(&pow_keccak_kernels_avx512emu);
+		group_done("Keccak kernels avx512-emulated (the avx512 set's "
+		    "8-state code, VPTERNLOGQ as defined): against portable "
+		    "(counts 0-40)", before);
+	}
 }
 
 /* ---- errors ---- */
