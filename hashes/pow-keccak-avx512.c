@@ -45,67 +45,15 @@ typedef __m512i V;
 #elif defined(POW_KECCAK_EMU8)
 #define TARGET
 #define SUFFIX(name) name##_avx512emu
-typedef struct {
-	uint64_t l[8];
-} V;
-
-static inline __attribute__((always_inline)) V emu_xor(V a, V b)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		a.l[i] ^= b.l[i];
-	return a;
-}
-
-static inline __attribute__((always_inline)) V emu_rol(V a, int n)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		a.l[i] = (a.l[i] << n) | (a.l[i] >> (64 - n));
-	return a;
-}
-
-static inline __attribute__((always_inline)) V emu_set1(uint64_t x)
-{
-	V r;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		r.l[i] = x;
-	return r;
-}
-
-static inline __attribute__((always_inline)) V emu_load(const void *p)
-{
-	V r;
-
-	memcpy(r.l, p, sizeof(r.l));
-	return r;
-}
-
-/* VPTERNLOGQ: bit j of the result is bit (a_j b_j c_j, a 3-bit number
- * with a_j the high bit) of imm; here as the union of imm's minterms. */
-static inline __attribute__((always_inline)) V emu_ternlog(V a, V b, V c,
-    int imm)
-{
-	V r;
-	int i, m;
-
-	for (i = 0; i < 8; i++) {
-		r.l[i] = 0;
-		for (m = 0; m < 8; m++)
-			if (imm >> m & 1)
-				r.l[i] |= ((m & 4) ? a.l[i] : ~a.l[i]) &
-				    ((m & 2) ? b.l[i] : ~b.l[i]) &
-				    ((m & 1) ? c.l[i] : ~c.l[i]);
-	}
-	return r;
-}
+#define EMU_T uint64_t
+#define EMU_N 8
+#include "pow-simd-emu.h"
+EMU_OP(emu_xor, a.l[i] ^ b.l[i])
+/* Rotation: b's lane 0 holds the count. */
+EMU_OP(emu_rol, (a.l[i] << b.l[0]) | (a.l[i] >> (64 - b.l[0])))
 #define V_XOR(a, b) emu_xor(a, b)
 #define TERNLOG(a, b, c, imm) emu_ternlog(a, b, c, imm)
-#define V_ROL(a, n) emu_rol(a, n)
+#define V_ROL(a, n) emu_rol(a, emu_set1(n))
 #define V_SET1(x) emu_set1((uint64_t)(x))
 #define V_LOAD(p) emu_load(p)
 #define V_STORE(p, v) memcpy((p), (v).l, sizeof((v).l))

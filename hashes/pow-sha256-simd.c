@@ -70,18 +70,9 @@ typedef __m512i V;
 #define LANES 16
 #define SUFFIX(name) name##_avx512emu
 #define TARGET
-typedef struct {
-	uint32_t l[16];
-} V;
-#define EMU_OP(name, expr) \
-static inline __attribute__((always_inline, unused)) V name(V a, V b) \
-{ \
-	V r; \
-	int i; \
-	for (i = 0; i < 16; i++) \
-		r.l[i] = (expr); \
-	return r; \
-}
+#define EMU_T uint32_t
+#define EMU_N 16
+#include "pow-simd-emu.h"
 EMU_OP(emu_add, a.l[i] + b.l[i])
 EMU_OP(emu_xor, a.l[i] ^ b.l[i])
 EMU_OP(emu_and, a.l[i] & b.l[i])
@@ -91,43 +82,6 @@ EMU_OP(emu_or, a.l[i] | b.l[i])
 EMU_OP(emu_shr, a.l[i] >> b.l[0])
 EMU_OP(emu_shl, a.l[i] << b.l[0])
 EMU_OP(emu_ror, (a.l[i] >> b.l[0]) | (a.l[i] << (32 - b.l[0])))
-
-static inline __attribute__((always_inline)) V emu_set1(uint32_t x)
-{
-	V r;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		r.l[i] = x;
-	return r;
-}
-
-static inline __attribute__((always_inline)) V emu_load(const void *p)
-{
-	V r;
-
-	memcpy(r.l, p, sizeof(r.l));
-	return r;
-}
-
-/* VPTERNLOGD: bit j of the result is bit (a_j b_j c_j, a 3-bit number
- * with a_j the high bit) of imm; here as the union of imm's minterms. */
-static inline __attribute__((always_inline)) V emu_ternlog(V a, V b, V c,
-    int imm)
-{
-	V r;
-	int i, m;
-
-	for (i = 0; i < 16; i++) {
-		r.l[i] = 0;
-		for (m = 0; m < 8; m++)
-			if (imm >> m & 1)
-				r.l[i] |= ((m & 4) ? a.l[i] : ~a.l[i]) &
-				    ((m & 2) ? b.l[i] : ~b.l[i]) &
-				    ((m & 1) ? c.l[i] : ~c.l[i]);
-	}
-	return r;
-}
 #define ADD(a, b) emu_add(a, b)
 #define XOR(a, b) emu_xor(a, b)
 #define AND(a, b) emu_and(a, b)

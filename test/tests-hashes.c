@@ -763,11 +763,15 @@ static void test_sha256_sets(const char *dir)
 	}
 }
 
-/* Keccak kernel set k's sha3_64 against the portable one on counts 0 ..
- * 40, random inputs, at an odd address, untouched past the end. */
-static void test_sha3_64_kernel(const pow_keccak_kernels *k)
+/*
+ * Keccak kernel set k's sha3_64 against the portable one on counts 0 ..
+ * 40, random inputs, at an odd address, untouched past the end; in place
+ * through the API (k is the set in use) or, if !in_use, k itself; and
+ * the last input against the one-shot SHA3-256.
+ */
+static void test_sha3_64_kernel(const pow_keccak_kernels *k, int in_use)
 {
-	uint8_t in[1 + 40 * 64], a[40 * 32], b[1 + 40 * 64];
+	uint8_t in[1 + 40 * 64], a[40 * 32], b[1 + 40 * 64], one[32];
 	size_t n;
 
 	for (n = 0; n <= 40; n++) {
@@ -778,9 +782,18 @@ static void test_sha3_64_kernel(const pow_keccak_kernels *k)
 		check(!memcmp(a, b + 1, 32 * n) && b[1 + 32 * n] == 0x55,
 		    "%s sha3_64, %zu inputs", k->name, n);
 		memcpy(b + 1, in + 1, 64 * n);
-		k->sha3_64(b + 1, b + 1, n);
+		if (in_use)
+			check(!pow_sha3_256_64(b + 1, b + 1, n),
+			    "%s pow_sha3_256_64 in place, %zu", k->name, n);
+		else
+			k->sha3_64(b + 1, b + 1, n);
 		check(!memcmp(a, b + 1, 32 * n), "%s sha3_64 in place, %zu",
 		    k->name, n);
+		if (n) {
+			pow_sha3_256(in + 1 + 64 * (n - 1), 64, one);
+			check(!memcmp(one, a + 32 * (n - 1), 32),
+			    "%s sha3_64 against pow_sha3_256", k->name);
+		}
 	}
 }
 
@@ -790,31 +803,13 @@ static void test_keccak_sets(const char *dir)
 	size_t i;
 
 	for (i = 0; (k = pow_keccak_kernels_at(i)); i++) {
-		uint8_t in[1 + 40 * 64], a[40 * 32], b[1 + 40 * 64], one[32];
 		char spec[64], what[256];
-		size_t n;
 		int before = failed;
 
 		snprintf(spec, sizeof(spec), "keccak=%s", k->name);
 		if (!force(spec, k->name))
 			continue;
-		for (n = 0; n <= 40; n++) {
-			random_bytes(in, sizeof(in));
-			pow_keccak_kernels_portable.sha3_64(a, in + 1, n);
-			memset(b, 0x55, sizeof(b));
-			k->sha3_64(b + 1, in + 1, n);
-			check(!memcmp(a, b + 1, 32 * n) && b[1 + 32 * n] == 0x55,
-			    "%s sha3_64, %zu inputs", k->name, n);
-			memcpy(b + 1, in + 1, 64 * n);
-			check(!pow_sha3_256_64(b + 1, b + 1, n) &&
-			    !memcmp(a, b + 1, 32 * n),
-			    "%s pow_sha3_256_64 in place, %zu", k->name, n);
-			if (n) {
-				pow_sha3_256(in + 1 + 64 * (n - 1), 64, one);
-				check(!memcmp(one, a + 32 * (n - 1), 32),
-				    "%s sha3_64 against pow_sha3_256", k->name);
-			}
-		}
+		test_sha3_64_kernel(k, 1);
 		test_binary_file(dir, "MERKLE_SHA3_256",
 		    pow_merkle_root_sha3_256, k->name);
 		snprintf(what, sizeof(what), "Keccak kernels %s: against "
@@ -826,7 +821,7 @@ static void test_keccak_sets(const char *dir)
 	{
 		int before = failed;
 
-		test_sha3_64_kernel(&pow_keccak_kernels_avx512emu);
+		test_sha3_64_kernel(&pow_keccak_kernels_avx512emu, 0);
 		group_done("Keccak kernels avx512-emulated (the avx512 set's "
 		    "8-state code, VPTERNLOGQ as defined): against portable "
 		    "(counts 0-40)", before);
