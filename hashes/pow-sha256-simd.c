@@ -160,9 +160,9 @@ typedef __m128i V;
 #if LANES == 16
 /*
  * w[j] = word j (j < words) of each of the 16 messages at p, stride bytes
- * apart, in lanes; through a buffer, word by word: for SHA256D64 256
- * scalar loads and stores a group, against some 4500 vector instructions
- * in its three compressions.
+ * apart, in lanes; through a buffer, word by word: for SHA256D64 384
+ * words a group (256 in, 128 out), each loaded and stored once, against
+ * some 4500 vector instructions in its three compressions.
  */
 INLINE void load_n(V *w, const uint8_t *p, size_t stride, int words)
 {
