@@ -5,13 +5,14 @@
 #
 #   make check-hashes   (in `make check`) tests-hashes: the standards'
 #                       vectors, real Bitcoin blocks, every kernel set this
-#                       CPU runs against the portable one, errors, threads;
-#                       then POW_HASH_IMPL's choice at first use
+#                       CPU runs against the portable one, the AVX-512
+#                       sets' code on emulated lanes (every CPU), errors,
+#                       threads; then POW_HASH_IMPL's choice at first use
 #   make check-hashes-qemu   tests-hashes --quick under qemu-x86_64 -cpu
 #                       qemu64 (SSE2 only: the SHA-NI and AVX2 sets must be
 #                       named as skipped, SSE2 and portable must pass)
-#   make NO_AVX2=1      leave the AVX2 kernels out (NO_SHANI=1, NO_SSE2=1
-#                       leave out theirs too)
+#   make NO_AVX2=1      leave the AVX2 kernels out (NO_SHANI=1,
+#                       NO_AVX512=1, NO_SSE2=1 leave out theirs too)
 
 #h The hashing API (mk/hashes.mk):
 #h   check-hashes-qemu    tests-hashes under qemu-x86_64 -cpu qemu64
@@ -30,8 +31,9 @@ FLAGS_pow-keccak-avx512 = -mavx512f -DPOW_KECCAK_AVX512
 # into tests-hashes only, so that it is tested where AVX-512 is absent.
 POW_EMU_OBJS = hashes/pow-sha256-avx512emu.o hashes/pow-keccak-avx512emu.o
 
-# One source, two encodings (hashes/pow-sha256-shani.c), and one source,
-# two instruction sets (hashes/pow-sha256-simd.c): their objects in build
+# One source, two encodings (hashes/pow-sha256-shani.c); one source, three
+# instruction sets and the tests' emulated AVX-512 (hashes/pow-sha256-
+# simd.c); the emulated build of the AVX-512 Keccak: their objects in build
 # directory DIR, compiled with CC and FLAGS (mk/reliability.mk makes them
 # for the instrumented builds too).
 #   $(call pow_variants,DIR,CC,FLAGS)
