@@ -122,6 +122,11 @@ extern const uint32_t pow_sha256_pad64_wk[64];
  * little-endian 64-bit word of the byte string.
  */
 void pow_keccakf1600_portable(uint64_t state[25]);
+
+/* out[32 i ..] = SHA3-256(in[64 i ..]) for i < n, width (at most 8) at a
+ * time through group, the rest as pow-keccak.c says; out may be in. */
+void pow_sha3_64_groups(uint8_t *out, const uint8_t *in, size_t n,
+    size_t width, void (*group)(uint8_t *out, const uint8_t *in));
 extern const uint64_t pow_keccak_rc[24];
 
 /*

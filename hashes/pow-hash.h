@@ -16,8 +16,9 @@
  *
  * The many-at-once functions run on the fastest implementation this CPU
  * has (SHA-NI, AVX-512, AVX2, SSE2 or portable C for SHA-256; AVX-512,
- * AVX2 or portable C for Keccak), chosen on first use after a known-answer self-test; see
- * pow_hash_impl_name().  Every implementation gives the same answers.
+ * AVX2 or portable C for Keccak), chosen on first use after a
+ * known-answer self-test; see pow_hash_impl_name().  Every implementation
+ * gives the same answers.
  *
  * Errors.  Every function that can fail returns 0 on success and -1 with
  * errno set to EINVAL on invalid arguments: a NULL pointer where there

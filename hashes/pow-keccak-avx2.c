@@ -21,7 +21,6 @@
 #include <immintrin.h>
 
 #include "cpu-features.h"
-#include "insecure_memzero.h"
 #include "pow-hash-impl.h"
 #include "pow-keccak-round.h"
 
@@ -216,26 +215,9 @@ TARGET static void sha3_64_x4(uint8_t *out, const uint8_t *in)
 	STORE_VECTOR_DIGESTS(out);
 }
 
-/*
- * Groups of 4, then the rest: one alone in portable C, more in a group
- * of 4 through a buffer.  Each group reads all its inputs before it
- * writes, and output i never lies after input i, so out == in works.
- */
 static void sha3_64_avx2(uint8_t *out, const uint8_t *in, size_t n)
 {
-	uint8_t buf[4 * 64];
-
-	for (; n >= 4; n -= 4, in += 4 * 64, out += 4 * 32)
-		sha3_64_x4(out, in);
-	if (n == 1) {
-		pow_keccak_kernels_portable.sha3_64(out, in, 1);
-	} else if (n) {
-		memset(buf, 0, sizeof(buf));
-		memcpy(buf, in, 64 * n);
-		sha3_64_x4(buf, buf);
-		memcpy(out, buf, 32 * n);
-		insecure_memzero(buf, sizeof(buf));
-	}
+	pow_sha3_64_groups(out, in, n, 4, sha3_64_x4);
 }
 
 const pow_keccak_kernels pow_keccak_kernels_avx2 = {

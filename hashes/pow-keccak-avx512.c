@@ -111,26 +111,9 @@ TARGET static void sha3_64_x8(uint8_t *out, const uint8_t *in)
 	insecure_memzero(t, sizeof(t));
 }
 
-/*
- * Groups of 8, then the rest: one alone in portable C, more in a group
- * of 8 through a buffer.  Each group reads all its inputs before it
- * writes, and output i never lies after input i, so out == in works.
- */
 static void SUFFIX(sha3_64)(uint8_t *out, const uint8_t *in, size_t n)
 {
-	uint8_t buf[8 * 64];
-
-	for (; n >= 8; n -= 8, in += 8 * 64, out += 8 * 32)
-		sha3_64_x8(out, in);
-	if (n == 1) {
-		pow_keccak_kernels_portable.sha3_64(out, in, 1);
-	} else if (n) {
-		memset(buf, 0, sizeof(buf));
-		memcpy(buf, in, 64 * n);
-		sha3_64_x8(buf, buf);
-		memcpy(out, buf, 32 * n);
-		insecure_memzero(buf, sizeof(buf));
-	}
+	pow_sha3_64_groups(out, in, n, 8, sha3_64_x8);
 }
 
 #if defined(POW_KECCAK_AVX512)

@@ -80,6 +80,30 @@ static void sha3_64_portable(uint8_t *out, const uint8_t *in, size_t n)
 	insecure_memzero(st, sizeof(st));
 }
 
+/*
+ * The vector kernels' driver: whole groups of width (at most 8) through
+ * group, then the rest: one alone in portable C, more in a group through
+ * a buffer.  Each group reads all its inputs before it writes, and output
+ * i never lies after input i, so out == in works.
+ */
+void pow_sha3_64_groups(uint8_t *out, const uint8_t *in, size_t n,
+    size_t width, void (*group)(uint8_t *out, const uint8_t *in))
+{
+	uint8_t buf[8 * 64];
+
+	for (; n >= width; n -= width, in += width * 64, out += width * 32)
+		group(out, in);
+	if (n == 1) {
+		sha3_64_portable(out, in, 1);
+	} else if (n) {
+		memset(buf, 0, width * 64);
+		memcpy(buf, in, 64 * n);
+		group(buf, buf);
+		memcpy(out, buf, 32 * n);
+		insecure_memzero(buf, sizeof(buf));
+	}
+}
+
 const pow_keccak_kernels pow_keccak_kernels_portable = {
 	"portable", 0, sha3_64_portable
 };
