@@ -89,6 +89,10 @@ void pow_sha256_shani_recursive_ways(uint8_t *h, size_t chains,
  * (pow-hash-dispatch.c).  Thread-safe; never NULL.
  */
 const pow_sha256_kernels *pow_sha256_in_use(void);
+
+/* The set that vector sets hand their few leftover messages to: SHA-NI's
+ * where the CPU has it (after its self-test), else the portable one. */
+const pow_sha256_kernels *pow_sha256_rest_kernels(void);
 const pow_keccak_kernels *pow_keccak_in_use(void);
 
 /*
