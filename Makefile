@@ -76,7 +76,7 @@ CORE_FLAGS_sse2 = -msse2
 CORE_FLAGS_avx = -mavx
 CORE_FLAGS_avx2 = -mavx2 -mbmi -mbmi2
 CORE_FLAGS_xop = -mxop
-CORE_FLAGS_avx512vl = -mavx512vl
+CORE_FLAGS_avx512vl = -mavx512vl -mbmi -mbmi2
 CORE_FLAGS_native = -march=native
 FLAGS_sha256-shani = -msha -msse4.1
 

@@ -64,8 +64,8 @@ static const struct impl {
 	{ KIND_CORE, "native", 0, &yespower_core_native, NULL },
 #elif X86
 #ifndef YESPOWER_NO_AVX512
-	{ KIND_CORE, "avx512vl", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX512VL,
-	    &yespower_core_avx512vl, NULL },
+	{ KIND_CORE, "avx512vl", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX512VL |
+	    POW_CPU_BMI1 | POW_CPU_BMI2, &yespower_core_avx512vl, NULL },
 #endif
 #ifndef YESPOWER_NO_XOP
 	{ KIND_CORE, "xop", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_XOP,
