@@ -75,29 +75,110 @@ EMU_OP(emu_rol, (a.l[i] << b.l[0]) | (a.l[i] >> (64 - b.l[0])))
 #define DECLARE_V(i) V a##i, b##i;
 #define ZERO_LANE(i) a##i = V_SET1(0);
 
+#if defined(POW_KECCAK_AVX512)
 /*
- * 8 messages at in to their SHA3-256 at out.  The states, one per lane:
- * the message in lanes 0 .. 7 (little-endian words, moved into lanes
- * through a buffer), SHA3's padding in 8 and 16 (see pow-keccak.c),
- * zeros elsewhere; 24 rounds; the digests from lanes 0 .. 3.
+ * Word j of the 8 messages at in into w[j]: the 8x8 matrix of 64-bit
+ * words (message i its row i) transposed in three steps of shuffles,
+ * pairs of words, pairs of 128-bit blocks, then halves.  In registers:
+ * through a buffer, as the emulated build does, the 64 word stores read
+ * back as 8 wide loads cannot be forwarded, and cost more than these 24
+ * shuffles (PERFORMANCE section 8).
  */
-TARGET static void sha3_64_x8(uint8_t *out, const uint8_t *in)
+TARGET static void words_in(V w[8], const uint8_t *in)
 {
-	uint64_t t[8][8] __attribute__((aligned(64)));
-	LANES(DECLARE_V)
-	V c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
-	int i, j, round;
+	V x[8], y[8], z[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		x[i] = _mm512_loadu_si512((const void *)(in + 64 * i));
+	for (i = 0; i < 8; i += 2) {
+		y[i] = _mm512_unpacklo_epi64(x[i], x[i + 1]);
+		y[i + 1] = _mm512_unpackhi_epi64(x[i], x[i + 1]);
+	}
+	/* Blocks 0 and 2, 1 and 3 of each (0x88, 0xdd). */
+	for (i = 0; i < 8; i += 4) {
+		z[i] = _mm512_shuffle_i64x2(y[i], y[i + 2], 0x88);
+		z[i + 1] = _mm512_shuffle_i64x2(y[i], y[i + 2], 0xdd);
+		z[i + 2] = _mm512_shuffle_i64x2(y[i + 1], y[i + 3], 0x88);
+		z[i + 3] = _mm512_shuffle_i64x2(y[i + 1], y[i + 3], 0xdd);
+	}
+	w[0] = _mm512_shuffle_i64x2(z[0], z[4], 0x88);
+	w[4] = _mm512_shuffle_i64x2(z[0], z[4], 0xdd);
+	w[2] = _mm512_shuffle_i64x2(z[1], z[5], 0x88);
+	w[6] = _mm512_shuffle_i64x2(z[1], z[5], 0xdd);
+	w[1] = _mm512_shuffle_i64x2(z[2], z[6], 0x88);
+	w[5] = _mm512_shuffle_i64x2(z[2], z[6], 0xdd);
+	w[3] = _mm512_shuffle_i64x2(z[3], z[7], 0x88);
+	w[7] = _mm512_shuffle_i64x2(z[3], z[7], 0xdd);
+}
+
+/* The inverse for the digests, words 0 .. 3 of each state: message i's
+ * 32 bytes to out + 32 i, two messages a 64-byte store. */
+TARGET static void digests_out(uint8_t *out, V d0, V d1, V d2, V d3)
+{
+	V u0 = _mm512_unpacklo_epi64(d0, d1), u1 = _mm512_unpackhi_epi64(d0, d1);
+	V u2 = _mm512_unpacklo_epi64(d2, d3), u3 = _mm512_unpackhi_epi64(d2, d3);
+	V s0 = _mm512_shuffle_i64x2(u0, u2, 0x88);
+	V s1 = _mm512_shuffle_i64x2(u1, u3, 0x88);
+	V t0 = _mm512_shuffle_i64x2(u0, u2, 0xdd);
+	V t1 = _mm512_shuffle_i64x2(u1, u3, 0xdd);
+
+	_mm512_storeu_si512((void *)out, _mm512_shuffle_i64x2(s0, s1, 0x88));
+	_mm512_storeu_si512((void *)(out + 64),
+	    _mm512_shuffle_i64x2(t0, t1, 0x88));
+	_mm512_storeu_si512((void *)(out + 128),
+	    _mm512_shuffle_i64x2(s0, s1, 0xdd));
+	_mm512_storeu_si512((void *)(out + 192),
+	    _mm512_shuffle_i64x2(t0, t1, 0xdd));
+}
+#else
+/* The same through a buffer, word by word (the emulated build). */
+static void words_in(V w[8], const uint8_t *in)
+{
+	uint64_t t[8][8];
+	int i, j;
 
 	for (j = 0; j < 8; j++)
 		for (i = 0; i < 8; i++)
 			t[j][i] = le64dec(&in[64 * i + 8 * j]);
+	for (j = 0; j < 8; j++)
+		w[j] = V_LOAD(t[j]);
+	insecure_memzero(t, sizeof(t));
+}
+
+static void digests_out(uint8_t *out, V d0, V d1, V d2, V d3)
+{
+	uint64_t t[4][8];
+	int i, j;
+
+	V_STORE(t[0], d0); V_STORE(t[1], d1);
+	V_STORE(t[2], d2); V_STORE(t[3], d3);
+	for (j = 0; j < 4; j++)
+		for (i = 0; i < 8; i++)
+			le64enc(&out[32 * i + 8 * j], t[j][i]);
+	insecure_memzero(t, sizeof(t));
+}
+#endif
+
+/*
+ * 8 messages at in to their SHA3-256 at out (which may be in: every
+ * message is read before a digest is written).  The states, one per
+ * lane: the message in lanes 0 .. 7 (little-endian words), SHA3's padding
+ * in 8 and 16 (see pow-keccak.c), zeros elsewhere; 24 rounds; the digests
+ * from lanes 0 .. 3.
+ */
+TARGET static void sha3_64_x8(uint8_t *out, const uint8_t *in)
+{
+	LANES(DECLARE_V)
+	V c0, c1, c2, c3, c4, d0, d1, d2, d3, d4, w[8];
+	int round;
+
+	words_in(w, in);
 	LANES(ZERO_LANE)
-	a0 = V_LOAD(t[0]); a1 = V_LOAD(t[1]); a2 = V_LOAD(t[2]);
-	a3 = V_LOAD(t[3]); a4 = V_LOAD(t[4]); a5 = V_LOAD(t[5]);
-	a6 = V_LOAD(t[6]); a7 = V_LOAD(t[7]);
+	a0 = w[0]; a1 = w[1]; a2 = w[2]; a3 = w[3];
+	a4 = w[4]; a5 = w[5]; a6 = w[6]; a7 = w[7];
 	a8 = V_SET1(0x06);
 	a16 = V_SET1(0x8000000000000000ULL);
-
 	/*
 	 * All 24 rounds unrolled: rolled, the 25 lanes must end each round
 	 * in the registers they began it in, and gcc 12 spent about 26 moves
@@ -113,12 +194,7 @@ TARGET static void sha3_64_x8(uint8_t *out, const uint8_t *in)
 		a0 = V_XOR(a0, V_SET1(pow_keccak_rc[round]));
 	}
 
-	V_STORE(t[0], a0); V_STORE(t[1], a1);
-	V_STORE(t[2], a2); V_STORE(t[3], a3);
-	for (j = 0; j < 4; j++)
-		for (i = 0; i < 8; i++)
-			le64enc(&out[32 * i + 8 * j], t[j][i]);
-	insecure_memzero(t, sizeof(t));
+	digests_out(out, a0, a1, a2, a3);
 }
 
 static void SUFFIX(sha3_64)(uint8_t *out, const uint8_t *in, size_t n)
