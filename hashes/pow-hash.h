@@ -17,8 +17,10 @@
  * The many-at-once functions run on the fastest implementation this CPU
  * has (SHA-NI, AVX-512, AVX2, SSE2 or portable C for SHA-256; AVX-512,
  * AVX2 or portable C for Keccak), chosen on first use after a
- * known-answer self-test; see pow_hash_impl_name().  Every implementation
- * gives the same answers.
+ * known-answer self-test; see pow_hash_impl_name().  Where the CPU runs
+ * both SHA-NI and AVX-512, the two are timed side by side on first use
+ * and the faster is chosen.  Every implementation gives the same
+ * answers.
  *
  * Errors.  Every function that can fail returns 0 on success and -1 with
  * errno set to EINVAL on invalid arguments: a NULL pointer where there
@@ -229,7 +231,9 @@ int pow_merkle_root_sha3_256(uint8_t root[32], const uint8_t *leaves,
  * (pow_sha256d64, the recursive functions, both merkle roots) NAME is
  * shani (SHA-NI with AVX encoding, up to 4 messages interleaved),
  * shani-sse (the same for CPUs with SHA-NI but no AVX), avx512 (16
- * messages in vector lanes), avx2 (8), sse2 (4) or portable; for the
+ * messages in vector lanes), avx2 (8), sse2 (4) or portable (the vector
+ * sets hand single messages and a few left over to SHA-NI where the CPU
+ * has it, else to portable C); for the
  * many-at-once SHA3-256 functions avx512 (8 states in vector lanes), avx2
  * (4) or portable.  The streaming and one-shot SHA-256,
  * HMAC and PBKDF2 use the compression function yespower uses (see
