@@ -13,6 +13,8 @@
  * streaming SHA-256 is yespower's, so first use also makes yespower's
  * dispatcher choose its compression function.
  */
+#define _POSIX_C_SOURCE 200809L	/* clock_gettime, in strict C modes too */
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -22,7 +24,6 @@
 
 #include "cpu-features.h"
 #include "impl-spec.h"
-#include "insecure_memzero.h"
 #include "pow-hash.h"
 #include "pow-hash-impl.h"
 #include "sha256.h"
@@ -198,6 +199,7 @@ static int keccak_self_test(size_t i)
 
 /* ---- choosing ---- */
 
+#if X86 && !defined(POW_NO_SHANI)
 static size_t sha256_index(const pow_sha256_kernels *k)
 {
 	size_t i;
@@ -206,6 +208,7 @@ static size_t sha256_index(const pow_sha256_kernels *k)
 		;
 	return i;
 }
+#endif
 
 /* The set for what a vector group would leave with idle lanes: NULL
  * (portable) until first use has self-tested SHA-NI. */
@@ -258,11 +261,17 @@ static double d64_time(const pow_sha256_kernels *k, uint8_t *buf)
  */
 static size_t faster_of_shani_avx512(size_t shani)
 {
-	size_t avx = sha256_index(&pow_sha256_kernels_avx512);
+	/* The first answer stands (0: not timed yet; else index + 1), so
+	 * that a later pow_hash_set_impl("auto") gets the same choice. */
+	static size_t timed;
+	size_t avx = sha256_index(&pow_sha256_kernels_avx512), pick;
 	uint8_t buf[64 * 64];
 	double ts = 0, tv = 0;
 	int round;
 
+	pick = __atomic_load_n(&timed, __ATOMIC_RELAXED);
+	if (pick)
+		return pick - 1;
 	if (!runs_here(sha256_sets[avx]->need) || !sha256_self_test(avx))
 		return shani;
 	fill(buf, sizeof(buf), 7, 1);
@@ -270,8 +279,12 @@ static size_t faster_of_shani_avx512(size_t shani)
 		ts += d64_time(sha256_sets[shani], buf);
 		tv += d64_time(sha256_sets[avx], buf);
 	}
-	insecure_memzero(buf, sizeof(buf));
-	return tv < ts ? avx : shani;
+	pick = (tv < ts ? avx : shani) + 1;
+	/* Two threads may time at once: the first to store wins. */
+	if (!__atomic_compare_exchange_n(&timed, &(size_t){ 0 }, pick, 0,
+	    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		pick = __atomic_load_n(&timed, __ATOMIC_RELAXED);
+	return pick - 1;
 }
 #endif
 
