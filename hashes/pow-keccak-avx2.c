@@ -65,6 +65,8 @@ INLINE V rol56(V x)
 	_mm256_srli_epi64(a, 63))
 #define V_ANDN(a, b) _mm256_andnot_si256(a, b)
 #define V_CHI(a, b, c) V_XOR(a, V_ANDN(b, c))
+#define V_DCOL(c, r) V_XOR(c, r)
+#define V_THETA(a, c, d) V_XOR(a, d)
 
 #define LANES(op) \
 	op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7) op(8) op(9) \

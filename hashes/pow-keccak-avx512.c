@@ -67,6 +67,10 @@ EMU_OP(emu_rol, (a.l[i] << b.l[0]) | (a.l[i] >> (64 - b.l[0])))
 #define V_XOR5(a, b, c, d, e) V_XOR3(V_XOR3(a, b, c), d, e)
 #define V_ROL1(a) V_ROL(a, 1)
 #define V_CHI(a, b, c) TERNLOG(a, b, c, 0xd2)
+/* Theta in one VPTERNLOGQ a lane (pow-keccak-round.h): 5 XORs a round
+ * fewer than a ^ d with d = c ^ r made once a column. */
+#define V_DCOL(c, r) (r)
+#define V_THETA(a, c, d) V_XOR3(a, c, d)
 
 #define LANES(op) \
 	op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7) op(8) op(9) \
