@@ -8,8 +8,8 @@
  * scratch buffer small enough to stay in the L1 cache, and every later
  * level is computed in place there, so the leaves are read once and
  * nothing else leaves the cache.  Larger trees are split into up to
- * FANOUT subtrees whose roots are then a small tree of their own; the
- * threads take whole subtrees.
+ * FANOUT subtrees, each of which hands up its top KEEP nodes; those are
+ * then a small tree of their own.  The threads take whole subtrees.
  *
  * Bitcoin's tree with N leaves, N not a power of two, is a perfect tree
  * of the first P leaves (P the largest power of two below N) paired with
@@ -30,7 +30,8 @@
 #include "pow-hash-impl.h"
 
 #define BLOCK_LEAVES 1024
-#define FANOUT 64
+#define FANOUT 16
+#define KEEP 8		/* the widest kernel's lanes (Keccak AVX-512) */
 
 /* ---- threads ---- */
 
@@ -111,31 +112,39 @@ static void level(const struct tree *t, uint8_t *out, const uint8_t *in,
 	t->node(out, in, n);
 }
 
-/* The root of count leaves, count a power of two, on this thread. */
-static void perfect_root(const struct tree *t, uint8_t root[32],
-    const uint8_t *leaves, size_t count)
+/*
+ * The keep nodes (a power of two, at most count) that count leaves (a
+ * power of two) reduce to, at out, on this thread.  Subtrees hand up
+ * KEEP nodes rather than their root: a level of fewer than a kernel's
+ * width of nodes costs a whole group of lanes (or a one-lane hash), so
+ * the last levels of every block would cost several groups for a few
+ * nodes; handed up, they are a whole level of the parent, and only the
+ * top of the whole tree pays for its narrow levels.
+ */
+static void perfect_nodes(const struct tree *t, uint8_t *out,
+    const uint8_t *leaves, size_t count, size_t keep)
 {
-	if (count == 1) {
-		memmove(root, leaves, 32);
+	if (count == keep) {
+		memmove(out, leaves, 32 * count);
 	} else if (count <= BLOCK_LEAVES) {
 		uint8_t scratch[BLOCK_LEAVES / 2 * 32];
 		size_t n;
 
 		level(t, scratch, leaves, count / 2);
-		for (n = count / 2; n > 1; n /= 2)
+		for (n = count / 2; n > keep; n /= 2)
 			level(t, scratch, scratch, n / 2);
-		memcpy(root, scratch, 32);
+		memcpy(out, scratch, 32 * keep);
 	} else {
-		uint8_t roots[FANOUT * 32];
+		uint8_t nodes[FANOUT * KEEP * 32];
 		size_t parts = count / BLOCK_LEAVES, each, p;
 
 		if (parts > FANOUT)
 			parts = FANOUT;
 		each = count / parts;
 		for (p = 0; p < parts; p++)
-			perfect_root(t, &roots[32 * p], &leaves[32 * each * p],
-			    each);
-		perfect_root(t, root, roots, parts);
+			perfect_nodes(t, &nodes[32 * KEEP * p],
+			    &leaves[32 * each * p], each, KEEP);
+		perfect_nodes(t, out, nodes, parts * KEEP, keep);
 	}
 }
 
@@ -150,8 +159,8 @@ static void tree_part(void *arg, size_t part)
 {
 	const struct tree_job *job = arg;
 
-	perfect_root(job->t, &job->roots[32 * part],
-	    &job->leaves[32 * job->each * part], job->each);
+	perfect_nodes(job->t, &job->roots[32 * KEEP * part],
+	    &job->leaves[32 * job->each * part], job->each, KEEP);
 }
 
 /*
@@ -167,22 +176,22 @@ static void perfect_root_threads(const struct tree *t, uint8_t root[32],
 	size_t parts = 1;
 
 	if (threads == 1) {
-		perfect_root(t, root, leaves, count);
+		perfect_nodes(t, root, leaves, count, 1);
 		return;
 	}
 	while (parts < 8 * (size_t)threads &&
 	    count / parts >= 4 * BLOCK_LEAVES)
 		parts *= 2;
-	job.roots = parts > 1 ? malloc(32 * parts) : NULL;
+	job.roots = parts > 1 ? malloc(32 * KEEP * parts) : NULL;
 	if (!job.roots) {	/* one part, or no memory: on this thread */
-		perfect_root(t, root, leaves, count);
+		perfect_nodes(t, root, leaves, count, 1);
 		return;
 	}
 	job.t = t;
 	job.leaves = leaves;
 	job.each = count / parts;
 	pow_parallel(threads, parts, tree_part, &job);
-	perfect_root(t, root, job.roots, parts);
+	perfect_nodes(t, root, job.roots, parts * KEEP, 1);
 	free(job.roots);
 }
 
