@@ -187,8 +187,10 @@ TARGET static void sha3_64_x8(uint8_t *out, const uint8_t *in)
 	 * All 24 rounds unrolled: rolled, the 25 lanes must end each round
 	 * in the registers they began it in, and gcc 12 spent about 26 moves
 	 * and 26 stack references a round on that; unrolled, about 2 stack
-	 * references a round are left.  1.18 times as fast on an Intel Xeon
-	 * (Sapphire Rapids class; PERFORMANCE section 8).
+	 * references a round were left, and about 1 since theta takes one
+	 * three-input XOR a lane (pow-keccak-round.h).  1.18 and then 1.05
+	 * times as fast on an Intel Xeon (Sapphire Rapids class;
+	 * PERFORMANCE section 8).
 	 */
 #if defined(POW_KECCAK_AVX512) && defined(__GNUC__)
 #pragma GCC unroll 24
