@@ -449,11 +449,101 @@ static void recursive_x4_asm(uint8_t *h, uint64_t iters)
 	      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
 	      "xmm15", "cc", "memory");
 }
+/*
+ * One chain in one asm block (the VEX build on x86-64).  The instructions
+ * are the compiled recursive_x1's, in the source's order: each quad's
+ * first round pair, the schedule's MSG2 step, the second pair (its W + K
+ * by PSHUFD), MSG1.  gcc 12 moves the PSHUFD up beside the first
+ * SHA256RNDS2, ahead of the schedule, and compiled so the chain ran at
+ * 0.991 of fast-recursive-sha256's speed on an Intel Xeon (family 6
+ * model 167), clang (which kept the order) at 1.008, this at 1.001-1.002;
+ * with MSG1 before the second pair, 0.985 (doc/hashes.md).  On that CPU
+ * the order of the port-5 work around the chain is worth a cycle a hash.
+ * Registers: xmm0 W + K, xmm1 ABEF, xmm2 CDGH, xmm3 .. xmm6 the schedule
+ * (16 words), xmm7 scratch, xmm8 and xmm9 the initial state, xmm10 ..
+ * xmm13 W + K of rounds 8 .. 15 (the padding's words, the same every
+ * hash), xmm14 and xmm15 those words for the schedule.
+ */
+#define X1_W0 "%%xmm3"
+#define X1_W1 "%%xmm4"
+#define X1_W2 "%%xmm5"
+#define X1_W3 "%%xmm6"
+#define X1_RND1(g, v) \
+	"vpaddd " X4_K(g) ", " X1_W##v ", %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, %%xmm1, %%xmm2\n\t"
+#define X1_RND2 \
+	"vpshufd $0x0e, %%xmm0, %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, %%xmm2, %%xmm1\n\t"
+#define X1_MSG2(v, prev, next) \
+	"vpalignr $4, " X1_W##prev ", " X1_W##v ", %%xmm7\n\t" \
+	"vpaddd %%xmm7, " X1_W##next ", " X1_W##next "\n\t" \
+	"sha256msg2 " X1_W##v ", " X1_W##next "\n\t"
+#define X1_MSG1(v, prev) "sha256msg1 " X1_W##v ", " X1_W##prev "\n\t"
+/* Rounds 4g .. 4g + 3 with the schedule steps due then (as QUAD_STEPS). */
+#define X1_QUAD(g, v, prev, next) \
+	X1_RND1(g, v) X1_MSG2(v, prev, next) X1_RND2 X1_MSG1(v, prev)
+#define X1_QUAD_NO_MSG1(g, v, prev, next) \
+	X1_RND1(g, v) X1_MSG2(v, prev, next) X1_RND2
+/* Rounds 8 .. 15: W + K from registers. */
+#define X1_CONST_LO(r) "vmovdqa %%xmm" #r ", %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, %%xmm1, %%xmm2\n\t"
+#define X1_CONST_HI(r) "vmovdqa %%xmm" #r ", %%xmm0\n\t" \
+	"sha256rnds2 %%xmm0, %%xmm2, %%xmm1\n\t"
+
+/* The chain at h, hashed iters (>= 1) times. */
+static void recursive_x1_asm(uint8_t *h, uint64_t iters)
+{
+	__asm__ volatile(
+	    "vmovdqu (%[h]), %%xmm3\n\t"
+	    "vpshufb " X4_BSWAP ", %%xmm3, %%xmm3\n\t"
+	    "vmovdqu 16(%[h]), %%xmm4\n\t"
+	    "vpshufb " X4_BSWAP ", %%xmm4, %%xmm4\n\t"
+	    "vmovdqa " X4_H0_ABEF ", %%xmm8\n\t"
+	    "vmovdqa " X4_H0_CDGH ", %%xmm9\n\t"
+	    "vmovdqa " X4_PAD8 ", %%xmm14\n\t"
+	    "vmovdqa " X4_PAD12 ", %%xmm15\n\t"
+	    "vpaddd " X4_K(2) ", %%xmm14, %%xmm10\n\t"
+	    "vpshufd $0x0e, %%xmm10, %%xmm11\n\t"
+	    "vpaddd " X4_K(3) ", %%xmm15, %%xmm12\n\t"
+	    "vpshufd $0x0e, %%xmm12, %%xmm13\n\t"
+	    "1:\n\t"
+	    "vmovdqa %%xmm8, %%xmm1\n\t"
+	    "vmovdqa %%xmm9, %%xmm2\n\t"
+	    "vmovdqa %%xmm14, %%xmm5\n\t"
+	    "vmovdqa %%xmm15, %%xmm6\n\t"
+	    X1_RND1(0, 0) X1_RND2
+	    X1_RND1(1, 1) X1_RND2 X1_MSG1(1, 0)
+	    X1_CONST_LO(10) X1_CONST_HI(11) X1_MSG1(2, 1)
+	    X1_CONST_LO(12) X1_MSG2(3, 2, 0) X1_CONST_HI(13) X1_MSG1(3, 2)
+	    X1_QUAD(4, 0, 3, 1) X1_QUAD(5, 1, 0, 2) X1_QUAD(6, 2, 1, 3)
+	    X1_QUAD(7, 3, 2, 0) X1_QUAD(8, 0, 3, 1) X1_QUAD(9, 1, 0, 2)
+	    X1_QUAD(10, 2, 1, 3) X1_QUAD(11, 3, 2, 0) X1_QUAD(12, 0, 3, 1)
+	    X1_QUAD_NO_MSG1(13, 1, 0, 2) X1_QUAD_NO_MSG1(14, 2, 1, 3)
+	    X1_RND1(15, 3) X1_RND2
+	    /* The digest, state plus initial state, as the next message. */
+	    "vshufps $0xbb, %%xmm2, %%xmm1, %%xmm3\n\t"
+	    "vpaddd " X4_H0_ABCD ", %%xmm3, %%xmm3\n\t"
+	    "vshufps $0x11, %%xmm2, %%xmm1, %%xmm4\n\t"
+	    "vpaddd " X4_H0_EFGH ", %%xmm4, %%xmm4\n\t"
+	    "dec %[n]\n\t"
+	    "jnz 1b\n\t"
+	    "vpshufb " X4_BSWAP ", %%xmm3, %%xmm3\n\t"
+	    "vmovdqu %%xmm3, (%[h])\n\t"
+	    "vpshufb " X4_BSWAP ", %%xmm4, %%xmm4\n\t"
+	    "vmovdqu %%xmm4, 16(%[h])\n\t"
+	    : [n] "+r"(iters)
+	    : [h] "r"(h), [k] "r"(yespower_sha256_K), [c] "r"(d64_x4_consts)
+	    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+	      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+	      "xmm15", "cc", "memory");
+}
 #define D64_X4 d64_x4_asm
 #define RECURSIVE_X4 recursive_x4_asm
+#define RECURSIVE_X1 recursive_x1_asm
 #else
 #define D64_X4 d64_x4
 #define RECURSIVE_X4 recursive_x4
+#define RECURSIVE_X1 recursive_x1
 #endif
 
 typedef void d64_group_fn(uint8_t *out, const uint8_t *in);
@@ -462,7 +552,7 @@ static d64_group_fn *const d64_x[5] = {
 	NULL, d64_x1, d64_x2, d64_x3, D64_X4
 };
 static recursive_group_fn *const recursive_x[5] = {
-	NULL, recursive_x1, recursive_x2, recursive_x3, RECURSIVE_X4
+	NULL, RECURSIVE_X1, recursive_x2, recursive_x3, RECURSIVE_X4
 };
 
 /*
