@@ -462,7 +462,10 @@ static void recursive_x4_asm(uint8_t *h, uint64_t iters)
  * Registers: xmm0 W + K, xmm1 ABEF, xmm2 CDGH, xmm3 .. xmm6 the schedule
  * (16 words), xmm7 scratch, xmm8 and xmm9 the initial state, xmm10 ..
  * xmm13 W + K of rounds 8 .. 15 (the padding's words, the same every
- * hash), xmm14 and xmm15 those words for the schedule.
+ * hash), xmm15 words 12 .. 15 for the schedule and xmm14 the schedule's
+ * first step on words 8 .. 15 (SHA256MSG1 of them), also the same every
+ * hash; and where words 9 .. 12 would be added to W16 .. 19 they are
+ * zero, so that step is left out.
  */
 #define X1_W0 "%%xmm3"
 #define X1_W1 "%%xmm4"
@@ -504,6 +507,7 @@ static void recursive_x1_asm(uint8_t *h, uint64_t iters)
 	    "vmovdqa " X4_PAD12 ", %%xmm15\n\t"
 	    "vpaddd " X4_K(2) ", %%xmm14, %%xmm10\n\t"
 	    "vpshufd $0x0e, %%xmm10, %%xmm11\n\t"
+	    "sha256msg1 %%xmm15, %%xmm14\n\t"
 	    "vpaddd " X4_K(3) ", %%xmm15, %%xmm12\n\t"
 	    "vpshufd $0x0e, %%xmm12, %%xmm13\n\t"
 	    "1:\n\t"
@@ -513,8 +517,11 @@ static void recursive_x1_asm(uint8_t *h, uint64_t iters)
 	    "vmovdqa %%xmm15, %%xmm6\n\t"
 	    X1_RND1(0, 0) X1_RND2
 	    X1_RND1(1, 1) X1_RND2 X1_MSG1(1, 0)
-	    X1_CONST_LO(10) X1_CONST_HI(11) X1_MSG1(2, 1)
-	    X1_CONST_LO(12) X1_MSG2(3, 2, 0) X1_CONST_HI(13) X1_MSG1(3, 2)
+	    X1_CONST_LO(10) X1_CONST_HI(11)
+	    "sha256msg1 " X4_PAD8 ", " X1_W1 "\n\t"
+	    X1_CONST_LO(12)
+	    "sha256msg2 %%xmm15, " X1_W0 "\n\t"
+	    X1_CONST_HI(13)
 	    X1_QUAD(4, 0, 3, 1) X1_QUAD(5, 1, 0, 2) X1_QUAD(6, 2, 1, 3)
 	    X1_QUAD(7, 3, 2, 0) X1_QUAD(8, 0, 3, 1) X1_QUAD(9, 1, 0, 2)
 	    X1_QUAD(10, 2, 1, 3) X1_QUAD(11, 3, 2, 0) X1_QUAD(12, 0, 3, 1)
