@@ -57,8 +57,9 @@ TARGET_SHANI __attribute__((unused)) static void STREAMS_NAME(d64, S)(
 }
 
 /* S chains at h, each hashed iters (>= 1) times (see the top of
- * pow-sha256-shani.c for the path between two hashes; unused for S = 4
- * where recursive_x4_asm takes its place). */
+ * pow-sha256-shani.c for the path between two hashes; unused for S = 1
+ * and 4 in the VEX build on x86-64, where recursive_x1_asm and
+ * recursive_x4_asm take their places). */
 TARGET_SHANI __attribute__((unused)) static void STREAMS_NAME(recursive,
     S)(uint8_t *h, uint64_t iters)
 {

@@ -451,14 +451,17 @@ static void recursive_x4_asm(uint8_t *h, uint64_t iters)
 }
 /*
  * One chain in one asm block (the VEX build on x86-64).  The instructions
- * are the compiled recursive_x1's, in the source's order: each quad's
+ * are the compiled recursive_x1's (less the constant work below; and the
+ * next message's first W + K is the digest word plus K, one addition
+ * more on the chain than NEXT_MESSAGE's), in the source's order: each quad's
  * first round pair, the schedule's MSG2 step, the second pair (its W + K
  * by PSHUFD), MSG1.  gcc 12 moves the PSHUFD up beside the first
  * SHA256RNDS2, ahead of the schedule, and compiled so the chain ran at
  * 0.991 of fast-recursive-sha256's speed on an Intel Xeon (family 6
- * model 167), clang (which kept the order) at 1.008, this at 1.001-1.002;
- * with MSG1 before the second pair, 0.985 (doc/hashes.md).  On that CPU
- * the order of the port-5 work around the chain is worth a cycle a hash.
+ * model 167), clang (which kept the order) at 1.008, this order 1.001-1.002
+ * and with the constant work left out 1.002-1.006; with MSG1 before the
+ * second pair, 0.985 (doc/hashes.md).  Why the order matters there was
+ * not found (no performance counters).
  * Registers: xmm0 W + K, xmm1 ABEF, xmm2 CDGH, xmm3 .. xmm6 the schedule
  * (16 words), xmm7 scratch, xmm8 and xmm9 the initial state, xmm10 ..
  * xmm13 W + K of rounds 8 .. 15 (the padding's words, the same every
