@@ -65,11 +65,16 @@ endif
 ifeq ($(NATIVE),1)
 CORES = native portable
 endif
+# x86-64: every SIMD core also built without the one-hash shadow
+# (YESPOWER_PLAIN, "NAME-plain"); the dispatcher chooses per CPU vendor.
+PLAIN_CORES = $(if $(filter x86_64-% amd64-%,$(MACHINE)),$(if \
+	$(filter %x32,$(MACHINE)),,sse2 avx avx2 xop avx512vl))
 NO_ISAS = $(if $(filter 1,$(NO_SSE2)),sse2) $(if $(filter 1,$(NO_AVX)),avx) \
 	$(if $(filter 1,$(NO_AVX2)),avx2) \
 	$(if $(filter 1,$(NO_XOP)),xop) $(if $(filter 1,$(NO_AVX512)),avx512vl) \
 	$(if $(filter 1,$(NO_SHANI)),shani)
 CORES := $(filter-out $(NO_ISAS),$(CORES))
+PLAIN_CORES := $(filter $(CORES),$(PLAIN_CORES))
 SHA256_IMPLS := $(filter-out $(NO_ISAS),$(SHA256_IMPLS))
 CORE_FLAGS_portable = -DYESPOWER_CORE_PORTABLE
 CORE_FLAGS_sse2 = -msse2
@@ -88,7 +93,8 @@ ISA_DEFS = $(if $(filter native,$(CORES)),-DYESPOWER_NATIVE) \
 	$(if $(filter avx2,$(CORES)),,-DYESPOWER_NO_AVX2) \
 	$(if $(filter xop,$(CORES)),,-DYESPOWER_NO_XOP) \
 	$(if $(filter avx512vl,$(CORES)),,-DYESPOWER_NO_AVX512) \
-	$(if $(filter shani,$(SHA256_IMPLS)),,-DYESPOWER_NO_SHANI)
+	$(if $(filter shani,$(SHA256_IMPLS)),,-DYESPOWER_NO_SHANI) \
+	$(if $(PLAIN_CORES),-DYESPOWER_HAVE_PLAIN)
 ALL_CFLAGS += $(ISA_DEFS)
 
 # The hashing API's kernel sets (hashes/, see mk/hashes.mk): SHA-NI,
@@ -110,7 +116,7 @@ ALL_CFLAGS += $(POW_ISA_DEFS)
 # when they change; every object depends on it.  So `make CC=clang` and
 # then `make` rebuild, and `make -q` is true after `make`.
 CONFIG_LINE = $(CC) | $(ALL_CFLAGS) | $(OMPFLAGS) | $(LDFLAGS) | \
-	$(LDLIBS) | $(CORES) | $(SHA256_IMPLS)
+	$(LDLIBS) | $(CORES) | $(PLAIN_CORES) | $(SHA256_IMPLS)
 ifneq ($(file <$(B)/CONFIG),$(strip $(CONFIG_LINE)))
 $(shell mkdir -p $(B))
 $(file >$(B)/CONFIG,$(strip $(CONFIG_LINE)))
@@ -118,7 +124,8 @@ endif
 
 # ---- the library ----
 
-CORE_OBJS = $(CORES:%=$(B)/yespower-opt-%.o)
+CORE_OBJS = $(CORES:%=$(B)/yespower-opt-%.o) \
+	$(PLAIN_CORES:%=$(B)/yespower-opt-%-plain.o)
 SHA256_OBJS = $(filter-out $(B)/sha256-portable.o,\
 	$(SHA256_IMPLS:%=$(B)/sha256-%.o))
 COMMON_OBJS = $(addprefix $(B)/,yespower-presets.o yespower-hashes.o \
@@ -157,6 +164,11 @@ libyespower.so: $(SONAME)
 
 $(B)/yespower-opt-%.o: yespower-opt.c $(B)/CONFIG
 	$(CC) $(ALL_CFLAGS) $(CORE_FLAGS_$*) -DYESPOWER_CORE=$* -c $< -o $@
+
+# (the shorter stem wins: yespower-opt-avx-plain.o is built here)
+$(B)/yespower-opt-%-plain.o: yespower-opt.c $(B)/CONFIG
+	$(CC) $(ALL_CFLAGS) $(CORE_FLAGS_$*) -DYESPOWER_CORE=$* \
+		-DYESPOWER_PLAIN -c $< -o $@
 
 $(B)/%.o: %.c $(B)/CONFIG
 	@mkdir -p $(@D)
@@ -270,7 +282,8 @@ RUN_KAT = sh test/run-kat.sh
 # and through the automatic choice (TESTS-OUT, as the original's).
 check-kat: tests
 	@echo 'Running tests'
-	@$(RUN_KAT) kat ./tests $(B)/test/TESTS-OUT- core= $(CORES) auto; \
+	@$(RUN_KAT) kat ./tests $(B)/test/TESTS-OUT- core= $(CORES) \
+		$(PLAIN_CORES:%=%-plain) auto; \
 	rc=$$?; cp $(B)/test/TESTS-OUT-auto TESTS-OUT; exit $$rc
 
 # The optimized implementation against the reference on random cases.

@@ -26,8 +26,12 @@ static unsigned detect(void)
 	unsigned long long xcr0 = 0;
 	int sse41_ssse3;
 
+	/* "GenuineIntel" in EBX, EDX, ECX */
+	if (__get_cpuid(0, &a, &b, &c, &d) && b == 0x756e6547u &&
+	    d == 0x49656e69u && c == 0x6c65746eu)
+		feat |= POW_CPU_INTEL;
 	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return 0;
+		return feat;
 	if (d & (1u << 26))
 		feat |= POW_CPU_SSE2;
 	if (c & (1u << 9))

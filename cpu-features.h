@@ -26,7 +26,13 @@ enum {
 	POW_CPU_VAES = 1u << 11,	/* VAES on YMM registers, with AVX2 */
 	POW_CPU_BMI2 = 1u << 12,
 	POW_CPU_BMI1 = 1u << 13,
-	POW_CPU_NEON = 1u << 16		/* ARM Advanced SIMD */
+	POW_CPU_NEON = 1u << 16,	/* ARM Advanced SIMD */
+	/*
+	 * Not an instruction set: the vendor string is "GenuineIntel".  A
+	 * tuning hint for choices that measured differently on Intel's and
+	 * AMD's cores (yespower-dispatch.c); no implementation needs it.
+	 */
+	POW_CPU_INTEL = 1u << 20
 };
 
 /*

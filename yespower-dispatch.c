@@ -16,7 +16,8 @@
  * The names (YESPOWER_IMPL and yespower_set_impl()).  A spec is a list of
  * items separated by commas:
  *     core=NAME    the mixing core: portable, sse2, avx, avx2, xop, avx512vl
- *                  (native in a `make native` build) or auto
+ *                  (native in a `make native` build) or auto; on x86-64
+ *                  also each SIMD core's twin NAME-plain (see below)
  *     NAME         the same as core=NAME
  *     sha256=NAME  the SHA-256 compression function: portable, shani or
  *                  auto
@@ -52,46 +53,69 @@
  */
 enum { KIND_CORE, KIND_SHA };
 
+/*
+ * A SIMD core on x86-64 comes in two builds (yespower-opt.c): with the
+ * general-register shadow of one hash's pwxform (HAS_TWIN) and without it
+ * ("NAME-plain", IS_TWIN).  Batches run the same code in both.  The
+ * automatic choice takes the shadow on AMD's cores, where it measured
+ * 1.04 to 1.33 times as fast for one hash (Zen 3, 4 and 5: PERFORMANCE
+ * sections 3 and 6), and the plain twin on Intel's, where the shadow's
+ * extra instructions compete with the vector code for issue slots: on a
+ * Xeon of family 6 model 167 (section 8) the plain build was level in one
+ * session and 1.33 times as fast in another.
+ */
+enum { NO_TWIN, HAS_TWIN, IS_TWIN };
+
+/* A core's entry, and its plain twin's after it where it has one. */
+#if defined(YESPOWER_HAVE_PLAIN)
+#define CORE(name, need) \
+	{ KIND_CORE, #name, need, &yespower_core_##name, NULL, HAS_TWIN }, \
+	{ KIND_CORE, #name "-plain", need, &yespower_core_##name##_plain, \
+	    NULL, IS_TWIN },
+#else
+#define CORE(name, need) \
+	{ KIND_CORE, #name, need, &yespower_core_##name, NULL, NO_TWIN },
+#endif
+
 static const struct impl {
 	int kind;
 	const char *name;		/* as yespower_impl_at() gives it */
 	unsigned need;
 	const yespower_core_t *core;	/* KIND_CORE */
 	yespower_sha256_blocks_fn *blocks;	/* KIND_SHA */
+	int twin;			/* NO_TWIN, HAS_TWIN, IS_TWIN */
 } impls[] = {
 #if defined(YESPOWER_NATIVE)
 	/* Built for the build machine (-march=native): trusted blindly. */
-	{ KIND_CORE, "native", 0, &yespower_core_native, NULL },
+	{ KIND_CORE, "native", 0, &yespower_core_native, NULL, NO_TWIN },
 #elif X86
 #ifndef YESPOWER_NO_AVX512
-	{ KIND_CORE, "avx512vl", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX512VL |
-	    POW_CPU_BMI1 | POW_CPU_BMI2, &yespower_core_avx512vl, NULL },
+	CORE(avx512vl, POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX512VL |
+	    POW_CPU_BMI1 | POW_CPU_BMI2)
 #endif
 #ifndef YESPOWER_NO_XOP
-	{ KIND_CORE, "xop", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_XOP,
-	    &yespower_core_xop, NULL },
+	CORE(xop, POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_XOP)
 #endif
 #ifndef YESPOWER_NO_AVX2
-	{ KIND_CORE, "avx2", POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX2 |
-	    POW_CPU_BMI1 | POW_CPU_BMI2, &yespower_core_avx2, NULL },
+	CORE(avx2, POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX2 | POW_CPU_BMI1 |
+	    POW_CPU_BMI2)
 #endif
 #ifndef YESPOWER_NO_AVX
-	{ KIND_CORE, "avx", POW_CPU_SSE2 | POW_CPU_AVX, &yespower_core_avx,
-	    NULL },
+	CORE(avx, POW_CPU_SSE2 | POW_CPU_AVX)
 #endif
 #ifndef YESPOWER_NO_SSE2
-	{ KIND_CORE, "sse2", POW_CPU_SSE2, &yespower_core_sse2, NULL },
+	CORE(sse2, POW_CPU_SSE2)
 #endif
 #elif defined(YESPOWER_HAVE_NEON_CORE)
-	{ KIND_CORE, "neon", POW_CPU_NEON, &yespower_core_neon, NULL },
+	CORE(neon, POW_CPU_NEON)
 #endif
-	{ KIND_CORE, "portable", 0, &yespower_core_portable, NULL },
+	{ KIND_CORE, "portable", 0, &yespower_core_portable, NULL, NO_TWIN },
 #if X86 && !defined(YESPOWER_NO_SHANI)
 	{ KIND_SHA, "sha256=shani", POW_CPU_SHANI, NULL,
-	    yespower_sha256_blocks_shani },
+	    yespower_sha256_blocks_shani, NO_TWIN },
 #endif
 	{ KIND_SHA, "sha256=portable", 0, NULL,
-	    yespower_sha256_blocks_portable },
+	    yespower_sha256_blocks_portable, NO_TWIN },
 };
 
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))
@@ -307,13 +331,18 @@ static int self_test(size_t i)
 
 /* ---- choosing ---- */
 
-/* The best implementation of a kind that this CPU runs. */
+/*
+ * The best implementation of a kind that this CPU runs: the first in the
+ * table, and of a core and its twin the one for this CPU's vendor.
+ */
 static size_t best(int kind)
 {
+	int other = features & POW_CPU_INTEL ? HAS_TWIN : IS_TWIN;
 	size_t i;
 
 	for (i = 0; i < NIMPLS; i++)
-		if (impls[i].kind == kind && runs_here(i))
+		if (impls[i].kind == kind && runs_here(i) &&
+		    impls[i].twin != other)
 			return i;
 	return portable_of(kind);
 }

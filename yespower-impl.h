@@ -104,6 +104,27 @@ extern const yespower_core_t yespower_core_xop;
 #ifndef YESPOWER_NO_AVX512
 extern const yespower_core_t yespower_core_avx512vl;
 #endif
+/*
+ * x86-64: each SIMD core also has a twin without the general-register
+ * shadow of one hash's pwxform (yespower-opt.c), "NAME-plain".
+ */
+#if defined(YESPOWER_HAVE_PLAIN)
+#ifndef YESPOWER_NO_SSE2
+extern const yespower_core_t yespower_core_sse2_plain;
+#endif
+#ifndef YESPOWER_NO_AVX
+extern const yespower_core_t yespower_core_avx_plain;
+#endif
+#ifndef YESPOWER_NO_AVX2
+extern const yespower_core_t yespower_core_avx2_plain;
+#endif
+#ifndef YESPOWER_NO_XOP
+extern const yespower_core_t yespower_core_xop_plain;
+#endif
+#ifndef YESPOWER_NO_AVX512
+extern const yespower_core_t yespower_core_avx512vl_plain;
+#endif
+#endif
 #elif (defined(__aarch64__) || \
     (defined(__arm__) && defined(__ARM_PCS_VFP))) && \
     defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -108,7 +108,8 @@ typedef union {
  * from memory (never moved out of a vector register) wherever a group is
  * loaded, and only Salsa20's output needs moves.
  */
-#if defined(__x86_64__) && !defined(YESPOWER_NO_SHADOW)
+#if defined(__x86_64__) && !defined(YESPOWER_NO_SHADOW) && \
+    !defined(YESPOWER_PLAIN)
 #define SHADOW 1
 #else
 #define SHADOW 0
@@ -1320,6 +1321,21 @@ static uint32_t component_entry(yespower_component_t which,
 	return 0;
 }
 
-const yespower_core_t CAT(yespower_core_, YESPOWER_CORE) = {
-	STR(YESPOWER_CORE), smix_entry, component_entry
+/*
+ * The core's name and symbol.  YESPOWER_PLAIN builds the twin without the
+ * shadow, "NAME-plain" (x86-64 only; the Makefile builds one per SIMD
+ * core): the same hashes, and the same code but for one hash at a time.
+ * Which of the two runs faster depends on the CPU (PERFORMANCE sections 6
+ * and 8), and the dispatcher chooses.
+ */
+#ifdef YESPOWER_PLAIN
+#define CORE_SYMBOL CAT(CAT(yespower_core_, YESPOWER_CORE), _plain)
+#define CORE_NAME STR(YESPOWER_CORE) "-plain"
+#else
+#define CORE_SYMBOL CAT(yespower_core_, YESPOWER_CORE)
+#define CORE_NAME STR(YESPOWER_CORE)
+#endif
+
+const yespower_core_t CORE_SYMBOL = {
+	CORE_NAME, smix_entry, component_entry
 };

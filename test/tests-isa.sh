@@ -8,7 +8,7 @@
 # Natively: every core with every SHA-256 compression function forced
 # gives the known answers (those this CPU cannot run are named); the
 # yespower_set_impl() checks (tests-isa --api); YESPOWER_IMPL's syntax and
-# its messages.
+# its messages; the automatic choice of a core or its plain twin by vendor.
 #
 # Under qemu-x86_64 -cpu qemu64, an x86-64 with SSE2 but no SSSE3, AVX or
 # SHA, which makes any such instruction fault: the automatic choice must
@@ -117,6 +117,23 @@ native() {
 		    ": xop: " "; using $best_core+portable"
 	fi
 	[ $fail = $before ] && ok "YESPOWER_IMPL: choices and messages ok"
+
+	# A core with a plain twin: the twin on Intel, the core elsewhere
+	# (yespower-dispatch.c).
+	case " $cores " in *" ${best_core%-plain}-plain "*)
+		vendor=$(sed -n 's/^vendor_id[^:]*: *//p' /proc/cpuinfo \
+		    2>/dev/null | head -n 1)
+		case $best_core in *-plain) plain=1 ;; *) plain=0 ;; esac
+		want=0
+		[ "$vendor" = GenuineIntel ] && want=1
+		if [ -z "$vendor" ]; then
+			skip "no vendor_id in /proc/cpuinfo"
+		elif [ $plain = $want ]; then
+			ok "vendor $vendor: $best_core chosen"
+		else
+			failed "vendor $vendor: $best_core chosen"
+		fi ;;
+	esac
 }
 
 qemu64() {
