@@ -61,8 +61,8 @@ enum { KIND_CORE, KIND_SHA };
  * 1.04 to 1.33 times as fast for one hash (Zen 3, 4 and 5: PERFORMANCE
  * sections 3 and 6), and the plain twin on Intel's, where the shadow's
  * extra instructions compete with the vector code for issue slots: on a
- * Xeon of family 6 model 167 (section 8) the plain build was level in one
- * session and 1.33 times as fast in another.
+ * Xeon of family 6 model 167 (section 8) the plain build was level while
+ * the host was quiet and 1.06 to 1.4 times as fast while it was busy.
  */
 enum { NO_TWIN, HAS_TWIN, IS_TWIN };
 
