@@ -22,7 +22,7 @@ static unsigned long long read_xcr0(void)
 
 static unsigned detect(void)
 {
-	unsigned int a, b, c, d, feat = 0;
+	unsigned int a = 0, b = 0, c = 0, d = 0, feat = 0;
 	unsigned long long xcr0 = 0;
 	int sse41_ssse3;
 

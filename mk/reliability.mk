@@ -115,6 +115,9 @@ endif
 endif
 $(1)/yespower-opt-%.o: yespower-opt.c $(1)/CONFIG
 	$(2) $(4) $$(CORE_FLAGS_$$*) -DYESPOWER_CORE=$$* -c $$< -o $$@
+$(1)/yespower-opt-%-plain.o: yespower-opt.c $(1)/CONFIG
+	$(2) $(4) $$(CORE_FLAGS_$$*) -DYESPOWER_CORE=$$* -DYESPOWER_PLAIN \
+		-c $$< -o $$@
 $(1)/yespower-ref-renamed.o: yespower-ref.c $(1)/CONFIG
 	$(2) $(3) $(REF_RENAME) -c $$< -o $$@
 $(1)/fuzz/%.o: test/fuzz/%.c $(1)/CONFIG
