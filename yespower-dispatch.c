@@ -57,12 +57,13 @@ enum { KIND_CORE, KIND_SHA };
  * A SIMD core on x86-64 comes in two builds (yespower-opt.c): with the
  * general-register shadow of one hash's pwxform (HAS_TWIN) and without it
  * ("NAME-plain", IS_TWIN).  Batches run the same code in both.  The
- * automatic choice takes the shadow on AMD's cores, where it measured
- * 1.04 to 1.33 times as fast for one hash (Zen 3, 4 and 5: PERFORMANCE
- * sections 3 and 6), and the plain twin on Intel's, where the shadow's
- * extra instructions compete with the vector code for issue slots: on a
- * Xeon of family 6 model 167 (section 8) the plain build was level while
- * the host was quiet and 1.06 to 1.4 times as fast while it was busy.
+ * automatic choice takes the shadow on AMD's cores, where one hash ran
+ * 1.04 to 1.12 times as fast with it on a Zen 4 and 1.25 to 1.33 on a
+ * Zen 5 (the figures issue 15 records), and the plain twin on Intel's,
+ * where the shadow's extra instructions compete with the vector code for
+ * issue slots: on a Xeon of family 6 model 167 (PERFORMANCE section 8)
+ * the plain build was level while the host was quiet and 1.06 to 1.4
+ * times as fast while it was busy.
  */
 enum { NO_TWIN, HAS_TWIN, IS_TWIN };
 
