@@ -1114,6 +1114,30 @@ NOINLINE void smix_##K##_##v10(uint8_t *const B[], uint32_t r, uint32_t N, \
 
 SMIX_INSTANCE(1, 0)
 SMIX_INSTANCE(1, 1)
+
+#ifdef YESPOWER_PLAIN
+/*
+ * The plain twin differs from its core only for one hash (SH(K) is 0 for
+ * K > 1), so it compiles K = 1 alone and hands batches to the core built
+ * from this same file with the shadow.
+ */
+extern const yespower_core_t CAT(yespower_core_, YESPOWER_CORE);
+
+static void smix_entry(unsigned K, uint8_t *const B[], uint32_t r,
+    uint32_t N, yespower_version_t version, void *const V[],
+    void *const XY[], void *const S[])
+{
+	if (K > 1) {
+		CAT(yespower_core_, YESPOWER_CORE).smix(K, B, r, N, version,
+		    V, XY, S);
+		return;
+	}
+	if (version == YESPOWER_1_0)
+		smix_1_1(B, r, N, V, XY, S);
+	else
+		smix_1_0(B, r, N, V, XY, S);
+}
+#else
 SMIX_INSTANCE(2, 0)
 SMIX_INSTANCE(2, 1)
 SMIX_INSTANCE(3, 0)
@@ -1147,6 +1171,7 @@ static void smix_entry(unsigned K, uint8_t *const B[], uint32_t r,
 {
 	smix_table[K - 1][version == YESPOWER_1_0](B, r, N, V, XY, S);
 }
+#endif
 
 /* ---- component micro-benchmarks (benchmark --components) ---- */
 
