@@ -65,16 +65,15 @@ endif
 ifeq ($(NATIVE),1)
 CORES = native portable
 endif
-# x86-64: every SIMD core also built without the one-hash shadow
-# (YESPOWER_PLAIN, "NAME-plain"); the dispatcher chooses per CPU vendor.
-PLAIN_CORES = $(if $(filter x86_64-% amd64-%,$(MACHINE)),$(if \
-	$(filter %x32,$(MACHINE)),,sse2 avx avx2 xop avx512vl))
 NO_ISAS = $(if $(filter 1,$(NO_SSE2)),sse2) $(if $(filter 1,$(NO_AVX)),avx) \
 	$(if $(filter 1,$(NO_AVX2)),avx2) \
 	$(if $(filter 1,$(NO_XOP)),xop) $(if $(filter 1,$(NO_AVX512)),avx512vl) \
 	$(if $(filter 1,$(NO_SHANI)),shani)
 CORES := $(filter-out $(NO_ISAS),$(CORES))
-PLAIN_CORES := $(filter $(CORES),$(PLAIN_CORES))
+# x86-64: every SIMD core also built without the one-hash shadow
+# (YESPOWER_PLAIN, "NAME-plain"); the dispatcher chooses per CPU vendor.
+PLAIN_CORES := $(if $(filter x86_64-% amd64-%,$(MACHINE)),$(if \
+	$(filter %x32,$(MACHINE)),,$(filter-out portable native,$(CORES))))
 SHA256_IMPLS := $(filter-out $(NO_ISAS),$(SHA256_IMPLS))
 CORE_FLAGS_portable = -DYESPOWER_CORE_PORTABLE
 CORE_FLAGS_sse2 = -msse2

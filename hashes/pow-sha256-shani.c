@@ -250,7 +250,10 @@ static const uint32_t d64_x4_consts[8][4] __attribute__((aligned(16))) = {
 	{ 0, 0, 0, 256 },		/* words 12 .. 15 */
 	{ 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a },	/* H0 A B C D */
 	{ 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 },	/* H0 E F G H */
-	{ 0xac9415ff, 0x2c9ef316, 0xf22fef41, 0x8f05d0df },	/* H0 A B C D + K0 */
+	/* H0 A B C D + K[0 .. 3]: with the state's A B C D, the next
+	 * message's first W + K in one addition (recursive_x1_asm) */
+	{ 0x6a09e667u + 0x428a2f98u, 0xbb67ae85u + 0x71374491u,
+	  0x3c6ef372u + 0xb5c0fbcfu, 0xa54ff53au + 0xe9b5dba5u },
 };
 #define X4_H0_ABEF "0(%[c])"
 #define X4_H0_CDGH "16(%[c])"
