@@ -101,18 +101,16 @@ static void back_end(const yespower_hash_family *h,
 }
 
 /*
- * K hashes (1 .. YESPOWER_KMAX) on valid parameters and enough memory:
+ * K hashes (1 .. the core's kmax) on valid parameters and enough memory:
  * front ends one by one, the K SMix interleaved, back ends one by one.
  */
-static void hash_k(const yespower_hash_family *h, unsigned K,
-    const uint8_t *const src[], const size_t srclen[],
-    const yespower_params_t *p, const workspace ws[], yespower_binary_t dst[])
+static void hash_k(const yespower_hash_family *h,
+    const yespower_core_t *core, unsigned K, const uint8_t *const src[],
+    const size_t srclen[], const yespower_params_t *p, const workspace ws[],
+    yespower_binary_t dst[])
 {
 	uint8_t B0[YESPOWER_KMAX][32], *B[YESPOWER_KMAX];
 	void *V[YESPOWER_KMAX], *XY[YESPOWER_KMAX], *S[YESPOWER_KMAX];
-	/* First: choosing the core also installs the SHA-256 compression
-	 * function that the front end is about to use. */
-	const yespower_core_t *core = yespower_select_core();
 	unsigned k;
 
 	for (k = 0; k < K; k++) {
@@ -128,64 +126,88 @@ static void hash_k(const yespower_hash_family *h, unsigned K,
 }
 
 /*
- * The L2 cache of the core we run on, in bytes, or 0 if the C library
- * cannot tell (glibc reads it from cpuid).  Found once; every thread finds
- * the same, so a race between first calls is harmless.
+ * The size in bytes of a cache of the core we run on (_SC_LEVEL1_DCACHE_SIZE
+ * or _SC_LEVEL2_CACHE_SIZE), or 0 if the C library cannot tell (glibc reads
+ * it from cpuid).  Found once each; every thread finds the same, so a race
+ * between first calls is harmless.
  */
-static long l2_bytes(void)
+static long cache_bytes(int level)
 {
-	static long cached = -1;
-	long v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	static long cached[2] = { -1, -1 };
+	long v = __atomic_load_n(&cached[level - 1], __ATOMIC_RELAXED);
 
 	if (v < 0) {
 		v = 0;
-#if defined(_SC_LEVEL2_CACHE_SIZE)
-		v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+		v = sysconf(level == 1 ? _SC_LEVEL1_DCACHE_SIZE :
+		    _SC_LEVEL2_CACHE_SIZE);
 		if (v < 0)
 			v = 0;
 #endif
-		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+		__atomic_store_n(&cached[level - 1], v, __ATOMIC_RELAXED);
 	}
 	return v;
 }
 
-/*
- * How many hashes of a batch to interleave (see yespower-impl.h).
- * Measured per hash on one thread against one hash at a time (PERFORMANCE,
- * sections 3 and 4).  Version 0.5, whose S-boxes are 8 KiB: 3 everywhere
- * (AMD Zen 5 1.45x, no more with 4; Zen 3 1.25x, 2 about as good, 4 and 5
- * worse).  Version 1.0 reads 64 KiB of S-boxes per round and writes 32:
- * K hashes' 96 KiB each must stay in L2 beside the V blocks streaming
- * through it, and do while they take at most half of it.  Zen 5 and Zen 4
- * (1 MiB L2) run best with 3 (Zen 5: 1.21x; 4 is worse); Zen 3 (512 KiB)
- * with 2 (1.10x to 1.15x), where 3 is slower than one hash at a time.  An
- * unknown L2 keeps 3.  Intel's cores take 2 for 1.0 whatever their L2:
- * on a Sapphire Rapids class Xeon (2 MiB L2, 48 KiB L1D, PERFORMANCE
- * section 8) 2 ran 1.03 to 1.11 times as fast as 3 on every 1.0 set, on
- * one thread and two; its 0.5 still runs best with 3.  The vendor is the
- * rule, not the cache: Zen 5's L1D is as large and it runs best with 3.
- */
-unsigned yespower_batch_width(const yespower_params_t *params)
-{
-	long l2 = l2_bytes();
-	unsigned k, kmax = YESPOWER_KMAX;
+/* yespower_force_batch_width()'s k, 0 for the rule below. */
+static unsigned forced_width;
 
+void yespower_force_batch_width(unsigned k)
+{
+	__atomic_store_n(&forced_width, k, __ATOMIC_RELAXED);
+}
+
+/*
+ * How many hashes of a batch to interleave with this core (see
+ * yespower-impl.h).  Measured per hash on one thread, against one hash at
+ * a time and between widths (PERFORMANCE sections 3, 6, 8 and 9).
+ *
+ * Four, where the core has registers for them (its kmax), on a core with
+ * a 48 KiB or larger L1D that is not Intel's: on a Zen 5, 1.03 to 1.09
+ * times as fast as three on every set, both versions.  Four 0.5 hashes'
+ * S-boxes (8 KiB each) then take two thirds of the L1D; on a 32 KiB one
+ * (Zen 3, Zen 4) they would fill it, and four was not measured there.
+ * Otherwise three for 0.5 (Zen 3 1.25x one at a time, 2 about as good;
+ * the Intel Xeon of section 8 best with 3).
+ *
+ * Version 1.0 reads 64 KiB of S-boxes per round and writes 32: K hashes'
+ * 96 KiB each must stay in L2 beside the V blocks streaming through it,
+ * and do while they take at most half of it: Zen 3 (512 KiB) runs best
+ * with 2 (1.10x to 1.15x), where 3 is slower than one hash at a time; Zen
+ * 4 and 5 (1 MiB) allow 5, so the width above.  An unknown L2 keeps that
+ * width.  Intel's cores take 2 for 1.0 whatever their L2: on a Sapphire
+ * Rapids class Xeon (2 MiB L2, 48 KiB L1D) 2 ran 1.03 to 1.11 times as
+ * fast as 3 on every 1.0 set, on one thread and two.
+ */
+static unsigned width_for(const yespower_core_t *core,
+    const yespower_params_t *params)
+{
+	unsigned k = __atomic_load_n(&forced_width, __ATOMIC_RELAXED);
+	unsigned kmax = core->kmax;
+	int intel = pow_cpu_has(POW_CPU_INTEL);
+	long l2;
+
+	if (k)
+		return k < kmax ? k : kmax;
+	if (kmax > 3 && (intel || cache_bytes(1) < 48 * 1024))
+		kmax = 3;
 	if (params->version != YESPOWER_1_0)
-		return YESPOWER_KMAX;
-	if (pow_cpu_has(POW_CPU_INTEL) && kmax > 2)
+		return kmax;
+	if (intel && kmax > 2)
 		kmax = 2;
+	l2 = cache_bytes(2);
 	if (!l2)
 		return kmax;
 	k = (unsigned)(l2 / 2 / YESPOWER_SBYTES_1_0);
 	return k < 1 ? 1 : k > kmax ? kmax : k;
 }
 
-static unsigned batch_width(size_t count, const yespower_params_t *params)
+unsigned yespower_batch_width(const yespower_params_t *params)
 {
-	unsigned k = yespower_batch_width(params);
-
-	return count < k ? (unsigned)count : k;
+	return width_for(yespower_select_core(), params);
 }
+
+
 
 /* Make local hold at least need bytes; a failed allocation leaves it
  * empty but valid.  Memory a fork took away (see yespower-platform.c) is
@@ -233,13 +255,14 @@ static int dst_overlaps(const yespower_binary_t dst[], size_t count,
 /*
  * All the hashing entry points come here: count inputs (1 for the
  * single-input functions), each checked, hashed in groups of
- * batch_width() at a time, with memory from local.
+ * width_for() at a time, with memory from local.
  */
 static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
     const uint8_t *const src[], const size_t srclen[], size_t count,
     const yespower_params_t *params, yespower_binary_t dst[])
 {
 	workspace ws[YESPOWER_KMAX];
+	const yespower_core_t *core;
 	size_t i, one;
 	unsigned K;
 
@@ -267,8 +290,13 @@ static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
 	}
 
 	/* K workspaces in one region; on a 32-bit size_t the largest
-	 * parameters give 2 GiB each, so their sum is checked. */
-	K = batch_width(count, params);
+	 * parameters give 2 GiB each, so their sum is checked.  The core is
+	 * chosen once for the call, so that K fits the one that runs (and
+	 * choosing it installs the SHA-256 function the front end uses). */
+	core = yespower_select_core();
+	K = width_for(core, params);
+	if (K > count)
+		K = (unsigned)count;
 	one = workspace_size(params);
 	if (one > SIZE_MAX / K) {
 		errno = ENOMEM;
@@ -281,7 +309,7 @@ static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
 	for (i = 0; i < count; i += K) {
 		if (K > count - i)
 			K = (unsigned)(count - i);
-		hash_k(h, K, &src[i], &srclen[i], params, ws, &dst[i]);
+		hash_k(h, core, K, &src[i], &srclen[i], params, ws, &dst[i]);
 	}
 	return 0;
 

@@ -16,20 +16,26 @@
 #define YESPOWER_SBYTES_0_5 (2 * 16 * 256)
 #define YESPOWER_SBYTES_1_0 (3 * 16 * 2048)
 
-/* The most hashes a core computes interleaved in one call. */
-#ifndef YESPOWER_KMAX
-#define YESPOWER_KMAX 3
-#endif
+/* The most hashes any core computes interleaved in one call (each core
+ * has its own limit, its kmax, at most this). */
+#define YESPOWER_KMAX 4
 
 /*
  * yespower_batch_width(params):
  * How many hashes of these (valid) parameters the batch functions
- * interleave on this machine, 1 .. YESPOWER_KMAX: the number that gives
- * the most hashes per second, chosen from the version and the L2 cache
- * size (yespower-api.c says how).  A batch call with at least this many
- * inputs per call runs at that rate.  Thread-safe.
+ * interleave on this machine with the core in use, 1 .. its kmax: the
+ * number that gives the most hashes per second, chosen from the version,
+ * the core, the vendor and the L1 and L2 cache sizes (yespower-api.c says
+ * how).  A batch call with at least this many inputs per call runs at
+ * that rate.  Thread-safe.
+ *
+ * yespower_force_batch_width(k):
+ * From now on interleave k hashes (at most the core's kmax) whatever the
+ * rule says; 0 returns to the rule.  For tests and measurements: it
+ * applies to every thread's later calls.
  */
 unsigned yespower_batch_width(const yespower_params_t *params);
+void yespower_force_batch_width(unsigned k);
 
 /*
  * The parts of a core that `benchmark --components` times.  For version
@@ -39,8 +45,9 @@ unsigned yespower_batch_width(const yespower_params_t *params);
  * second loop (about N/3 read-write steps).  The rest time pwxform's rounds
  * alone, one call (6 rounds in 0.5, 3 in 1.0) at a time: PWX_CHAIN one
  * group's dependent chain (no S-box writes), the latency of a round;
- * PWXFORM_1 one hash's sub-block (four chains), PWXFORM_2 and _3 two and
- * three hashes' interleaved as the batch functions run them.
+ * PWXFORM_1 one hash's sub-block (four chains), PWXFORM_2 to _4 two to
+ * four hashes' interleaved as the batch functions run them (_4 only in a
+ * core whose kmax is 4).
  */
 typedef enum {
 	YESPOWER_COMPONENT_SALSA20,
@@ -50,14 +57,20 @@ typedef enum {
 	YESPOWER_COMPONENT_PWX_CHAIN,
 	YESPOWER_COMPONENT_PWXFORM_1,
 	YESPOWER_COMPONENT_PWXFORM_2,
-	YESPOWER_COMPONENT_PWXFORM_3
+	YESPOWER_COMPONENT_PWXFORM_3,
+	YESPOWER_COMPONENT_PWXFORM_4
 } yespower_component_t;
 
 /*
  * A mixing core: SMix for both versions, built for one instruction set.
  *
+ * kmax: the most hashes its smix interleaves, 3, or 4 in a core whose
+ * instruction set has 32 vector registers (avx512vl on x86-64): four
+ * hashes' sub-blocks (16 groups) and their pwxform temporaries do not fit
+ * in 16.
+ *
  * smix(K, B, r, N, version, V, XY, S):
- * For k = 0 .. K-1 (K from 1 to YESPOWER_KMAX), replace the 128*r bytes at
+ * For k = 0 .. K-1 (K from 1 to kmax), replace the 128*r bytes at
  * B[k] (as PBKDF2 produced them) by SMix's output; the K hashes run
  * interleaved.  V[k] (128*r*N bytes), XY[k] (256*r bytes) and S[k]
  * (YESPOWER_SBYTES_* bytes) are each hash's scratch memory, each aligned
@@ -71,6 +84,7 @@ typedef enum {
  */
 typedef struct {
 	const char *name;
+	unsigned kmax;
 	void (*smix)(unsigned K, uint8_t *const B[], uint32_t r, uint32_t N,
 	    yespower_version_t version, void *const V[], void *const XY[],
 	    void *const S[]);

@@ -627,7 +627,21 @@ ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
  * alone would leave most of the core idle.  The loops over k are unrolled,
  * so each hash's state stays in registers.
  */
-#define KMAX YESPOWER_KMAX
+/*
+ * K's limit in this core (its kmax): 4 where there are 32 vector
+ * registers, which hold four hashes' 16 groups and the temporaries of
+ * their pwxform steps; 3 elsewhere.  On a Zen 5 (PERFORMANCE section 9)
+ * four hashes ran 1.03 to 1.09 times as fast as three in the avx512vl
+ * core, and 0.98 to 1.03 times in the avx2 core, which has 16.
+ */
+#if USE_SSE2 && defined(__AVX512VL__) && defined(__x86_64__)
+#define KMAX 4
+#else
+#define KMAX 3
+#endif
+#if KMAX > YESPOWER_KMAX
+#error "KMAX exceeds YESPOWER_KMAX"
+#endif
 
 /* clang unrolls these small constant loops by itself once inlined; asked
  * to, it tries before inlining too, fails and warns. */
@@ -838,6 +852,17 @@ ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state s[],
 /* ---- BlockMix ---- */
 
 /*
+ * in2 (SMix's V_j) is a block at a random place in V, which may be in L3
+ * or memory; its sub-blocks are asked for PREFETCH_AHEAD sub-blocks before
+ * they are read, the last (read first) and the first few at once.  All of
+ * a block at once, as before, gained nothing over no prefetch at all on a
+ * Zen 5, where this gained 5 to 10% in batches of 1.0 with 8 and 16 MiB
+ * per hash (PERFORMANCE section 9): a burst of 4 x 64 prefetches (r = 32)
+ * left the first lines waiting behind the rest.
+ */
+#define PREFETCH_AHEAD 4
+
+/*
  * blockmix_pwxform(K, in1, in2, out, n, ctx, v10, xor_in2, save, idx):
  * For each hash k: out[k] = BlockMix_pwxform(in1[k] xor in2[k]) over n =
  * 2r sub-blocks, where in2 takes part only if xor_in2; if save, in2[k]
@@ -858,13 +883,16 @@ ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
 		s[k] = ctx[k];
 		x[k] = xblk_load(&in1[k][n - 1]);
 		if (xor_in2) {
-			for (i = 0; i < n; i++)
+			PREFETCH(&in2[k][n - 1]);
+			for (i = 0; i < PREFETCH_AHEAD && i + 1 < n; i++)
 				PREFETCH(&in2[k][i]);
 			x[k] = xblk_xor(x[k], xblk_load(&in2[k][n - 1]));
 		}
 	}
 
 	for (i = 0; i < n; i++) {
+		if (xor_in2 && i + PREFETCH_AHEAD + 1 < n)
+			FOR_K(k) PREFETCH(&in2[k][i + PREFETCH_AHEAD]);
 		FOR_K(k) {
 			xblk t = xblk_load(&in1[k][i]);
 
@@ -1146,10 +1174,6 @@ SMIX_INSTANCE(3, 1)
 SMIX_INSTANCE(4, 0)
 SMIX_INSTANCE(4, 1)
 #endif
-#if KMAX >= 5
-SMIX_INSTANCE(5, 0)
-SMIX_INSTANCE(5, 1)
-#endif
 
 typedef void smix_fn(uint8_t *const B[], uint32_t r, uint32_t N,
     void *const V[], void *const XY[], void *const S[]);
@@ -1159,9 +1183,6 @@ static smix_fn *const smix_table[KMAX][2] = {
 	{ smix_3_0, smix_3_1 },
 #if KMAX >= 4
 	{ smix_4_0, smix_4_1 },
-#endif
-#if KMAX >= 5
-	{ smix_5_0, smix_5_1 },
 #endif
 };
 
@@ -1280,6 +1301,9 @@ NOINLINE uint32_t component_pwxform_##K(uint64_t count, block64 *X, \
 PWXFORM_K_INSTANCE(1)
 PWXFORM_K_INSTANCE(2)
 PWXFORM_K_INSTANCE(3)
+#if KMAX >= 4
+PWXFORM_K_INSTANCE(4)
+#endif
 
 /*
  * One group's chain alone, without writes: count times the rounds of a
@@ -1303,11 +1327,11 @@ static uint32_t component_rounds(yespower_component_t which, uint64_t count,
 {
 	size_t sets = (v10 ? YESPOWER_SBYTES_1_0 : YESPOWER_SBYTES_0_5) /
 	    sizeof(block64);
-	pwx_state ctx[3];
+	pwx_state ctx[KMAX];
 	int k;
 
 	(void)n;
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < KMAX; k++)
 		component_setup(&ctx[k], k ? V + (k - 1) * sets : S, XY, v10);
 	switch (which) {
 	case YESPOWER_COMPONENT_PWX_CHAIN:
@@ -1316,6 +1340,10 @@ static uint32_t component_rounds(yespower_component_t which, uint64_t count,
 		return component_pwxform_2(count, XY, ctx, v10);
 	case YESPOWER_COMPONENT_PWXFORM_3:
 		return component_pwxform_3(count, XY, ctx, v10);
+#if KMAX >= 4
+	case YESPOWER_COMPONENT_PWXFORM_4:
+		return component_pwxform_4(count, XY, ctx, v10);
+#endif
 	default:
 		return component_pwxform_1(count, XY, ctx, v10);
 	}
@@ -1341,6 +1369,7 @@ static uint32_t component_entry(yespower_component_t which,
 	case YESPOWER_COMPONENT_PWXFORM_1:
 	case YESPOWER_COMPONENT_PWXFORM_2:
 	case YESPOWER_COMPONENT_PWXFORM_3:
+	case YESPOWER_COMPONENT_PWXFORM_4:
 		return component_rounds(which, count, n, V, XY, S, v10);
 	}
 	return 0;
@@ -1362,5 +1391,5 @@ static uint32_t component_entry(yespower_component_t which,
 #endif
 
 const yespower_core_t CORE_SYMBOL = {
-	CORE_NAME, smix_entry, component_entry
+	CORE_NAME, KMAX, smix_entry, component_entry
 };

@@ -149,7 +149,7 @@ int yespower_b2b_tls(const uint8_t *src, size_t srclen,
  * yespower() (or yespower_b2b()), but several are computed interleaved, so
  * that one input's memory and multiply latencies hide behind another's:
  * more hashes per second on one thread, for miners scanning nonces.  A
- * call needs the working memory of up to three hashes.  A batch with
+ * call needs the working memory of up to four hashes.  A batch with
  * count 0 does nothing and succeeds, whatever the other arguments.  dst
  * must not overlap any src[i] or the personalization (the call refuses
  * it: the outputs would be wrong).

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "yespower.h"
+#include "yespower-impl.h"		/* widths: yespower_force_batch_width */
 #include "tests-util.h"
 
 /* The reference, compiled under other names (see the Makefile). */
@@ -53,75 +54,114 @@ static void print_case(unsigned i, int b2b, const yespower_params_t *p,
 	putchar('\n');
 }
 
+static const yespower_params_t batch_sets[] = {
+	{ YESPOWER_0_5, 1024, 8, (const uint8_t *)"Client Key", 10 },
+	{ YESPOWER_1_0, 2048, 13, NULL, 0 },
+	{ YESPOWER_1_0, 1024, 32, (const uint8_t *)"pers", 4 },
+};
+#define NSETS (sizeof(batch_sets) / sizeof(batch_sets[0]))
+
+/*
+ * One batch of count random inputs (count <= 7) with parameters p, through
+ * yespower_batch_tls and yespower_batch (or the b2b forms), against one
+ * yespower_tls call per input.  0, or 1 after printing what failed.
+ */
+static int batch_case(yespower_local_t *local, const yespower_params_t *p,
+    unsigned b2b, unsigned count, unsigned *cases)
+{
+	uint8_t buf[7][200];
+	const uint8_t *src[7];
+	size_t len[7], i, k;
+	yespower_binary_t one, tls[7], loc[7];
+
+	for (i = 0; i < count; i++) {
+		len[i] = rnd() % sizeof(buf[i]);
+		for (k = 0; k < len[i]; k++)
+			buf[i][k] = (uint8_t)rnd();
+		src[i] = len[i] ? buf[i] : NULL;
+	}
+	if (b2b ? yespower_b2b_batch_tls(src, len, count, p, tls) ||
+	    yespower_b2b_batch(local, src, len, count, p, loc) :
+	    yespower_batch_tls(src, len, count, p, tls) ||
+	    yespower_batch(local, src, len, count, p, loc)) {
+		printf("batch: a call failed (version %d, r %u, count %u)\n",
+		    (int)p->version, p->r, count);
+		return 1;
+	}
+	for (i = 0; i < count; i++, (*cases)++) {
+		if ((b2b ? yespower_b2b_tls(src[i], len[i], p, &one) :
+		    yespower_tls(src[i], len[i], p, &one)) ||
+		    memcmp(&one, &tls[i], sizeof(one)) ||
+		    memcmp(&one, &loc[i], sizeof(one))) {
+			printf("batch: MISMATCH (version %d, r %u, family %u, "
+			    "count %u, input %zu, width %u)\n",
+			    (int)p->version, p->r, b2b, count, i,
+			    yespower_batch_width(p));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * The batch API against one hash at a time: every batch size from 0 to 7
- * (so the interleaved cores run with 1, 2 and 3 hashes and a remainder),
- * both families, inputs of random lengths; and a batch with one invalid
- * input fails as a whole with every output all 0xff.
+ * at the width the library chooses (so the interleaved cores run with
+ * several hashes and a remainder), both families, inputs of random
+ * lengths; then every width the core can interleave, 1 to its kmax,
+ * forced, on a batch of one more input than the width; and a batch with
+ * one invalid input fails as a whole with every output all 0xff.
  */
 static int check_batches(yespower_local_t *local)
 {
-	static const yespower_params_t sets[] = {
-		{ YESPOWER_0_5, 1024, 8, (const uint8_t *)"Client Key", 10 },
-		{ YESPOWER_1_0, 2048, 13, NULL, 0 },
-		{ YESPOWER_1_0, 1024, 32, (const uint8_t *)"pers", 4 },
-	};
-	uint8_t buf[7][200];
-	const uint8_t *src[7];
-	size_t len[7], s, i, k;
-	yespower_binary_t one, tls[7], loc[7];
-	unsigned count, b2b, cases = 0;
+	unsigned count, b2b, cases = 0, w, widest = 0;
+	size_t s;
+	yespower_binary_t out[2];
+	const uint8_t *src[2];
+	size_t len[2];
+	static const uint8_t text[10] = "0123456789";
 
-	for (s = 0; s < sizeof(sets) / sizeof(sets[0]); s++)
-	for (b2b = 0; b2b < 2; b2b++) {
-		if (b2b && sets[s].version != YESPOWER_1_0)
-			continue;
-		for (count = 0; count <= 7; count++) {
-			for (i = 0; i < count; i++) {
-				len[i] = rnd() % sizeof(buf[i]);
-				for (k = 0; k < len[i]; k++)
-					buf[i][k] = (uint8_t)rnd();
-				src[i] = len[i] ? buf[i] : NULL;
-			}
-			if ((b2b ? yespower_b2b_batch_tls(src, len, count,
-			    &sets[s], tls) || yespower_b2b_batch(local, src,
-			    len, count, &sets[s], loc) :
-			    yespower_batch_tls(src, len, count, &sets[s], tls) ||
-			    yespower_batch(local, src, len, count, &sets[s],
-			    loc))) {
-				printf("batch: a call failed (set %zu, count "
-				    "%u)\n", s, count);
-				return 1;
-			}
-			for (i = 0; i < count; i++, cases++) {
-				if ((b2b ? yespower_b2b_tls(src[i], len[i],
-				    &sets[s], &one) : yespower_tls(src[i],
-				    len[i], &sets[s], &one)) ||
-				    memcmp(&one, &tls[i], sizeof(one)) ||
-				    memcmp(&one, &loc[i], sizeof(one))) {
-					printf("batch: MISMATCH (set %zu, family "
-					    "%u, count %u, input %zu)\n", s, b2b,
-					    count, i);
+	for (s = 0; s < NSETS; s++)
+		for (b2b = 0; b2b < 2; b2b++)
+			for (count = 0; count <= 7; count++)
+				if ((!b2b || batch_sets[s].version ==
+				    YESPOWER_1_0) && batch_case(local,
+				    &batch_sets[s], b2b, count, &cases))
+					return 1;
+
+	for (w = 1; w <= YESPOWER_KMAX; w++) {
+		yespower_force_batch_width(w);
+		if (yespower_batch_width(&batch_sets[0]) != w)
+			break;		/* beyond this core's kmax */
+		widest = w;
+		for (s = 0; s < NSETS; s++)
+			for (b2b = 0; b2b < 2; b2b++)
+				if ((!b2b || batch_sets[s].version ==
+				    YESPOWER_1_0) && batch_case(local,
+				    &batch_sets[s], b2b, w + 1, &cases)) {
+					yespower_force_batch_width(0);
 					return 1;
 				}
-			}
-		}
+	}
+	yespower_force_batch_width(0);
+	if (widest < 3) {
+		printf("batch: the core interleaves only %u hashes\n", widest);
+		return 1;
 	}
 
 	/* One invalid input spoils the whole batch, safely. */
-	src[0] = buf[0];
-	len[0] = 10;
+	src[0] = text;
+	len[0] = sizeof(text);
 	src[1] = NULL;
 	len[1] = 5;
-	memset(tls, 0, sizeof(tls));
+	memset(out, 0, sizeof(out));
 	errno = 0;
-	if (yespower_batch_tls(src, len, 2, &sets[0], tls) != -1 ||
-	    errno != EINVAL || !all_ff(&tls[0]) || !all_ff(&tls[1])) {
+	if (yespower_batch_tls(src, len, 2, &batch_sets[0], out) != -1 ||
+	    errno != EINVAL || !all_ff(&out[0]) || !all_ff(&out[1])) {
 		printf("batch: an invalid input was not refused\n");
 		return 1;
 	}
-	printf("batch: %u hashes in batches of 0 to 7 == one at a time: ok\n",
-	    cases);
+	printf("batch: %u hashes in batches of 0 to 7 and at widths 1 to %u "
+	    "== one at a time: ok\n", cases, widest);
 	return 0;
 }
 
