@@ -119,11 +119,6 @@ static uint64_t memory_per_hash(const yespower_params_t *p)
 
 /* A thread's working memory: one hash's worth per input the library
  * interleaves in a batch call (up to 3). */
-static uint64_t memory_per_thread(const bench_work *w,
-    const yespower_job *job)
-{
-	return memory_per_hash(&job->params) * (w->batch < 3 ? w->batch : 3);
-}
 
 static void setup(const bench_options *o, yespower_job *job, bench_work *w)
 {
@@ -178,6 +173,15 @@ static unsigned library_batch_width(const yespower_job *job)
 	    (job->preset && job->preset->pers_is_input))
 		return 1;
 	return yespower_batch_width(&job->params);
+}
+
+/* A thread's working memory: as many hashes' as a call interleaves. */
+static uint64_t memory_per_thread(const bench_work *w,
+    const yespower_job *job)
+{
+	unsigned k = library_batch_width(job);
+
+	return memory_per_hash(&job->params) * (w->batch < k ? w->batch : k);
 }
 
 /* The best throughput line: a run in batches of K, or why there is none. */
