@@ -859,7 +859,11 @@ ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state s[],
  * nothing over no prefetch at all in batches on a Zen 5, where this gained
  * 5 to 10% with 8 and 16 MiB per hash (PERFORMANCE section 9): a burst of
  * 4 x 64 prefetches (r = 32) left the first lines waiting behind the
- * rest.
+ * rest.  SMix1's out, the next block of V, which the batch writes to
+ * lines it must first fetch, is asked for as far ahead from r = 16 on:
+ * there it gained 2 to 6% on the Zen 5 (2048/32, 4096/16, 4096/32), at r
+ * = 8 it cost 2 to 3% (the hardware prefetcher had those); PREFETCHW
+ * instead measured the same.
  */
 #define PREFETCH_AHEAD 4
 
@@ -897,6 +901,9 @@ ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
 	for (i = 0; i < n; i++) {
 		if (xor_in2 && i + ahead + 1 < n)
 			FOR_K(k) PREFETCH(&in2[k][i + ahead]);
+		if (xor_in2 && !save && K > 1 && n >= 32 &&
+		    i + PREFETCH_AHEAD < n)
+			FOR_K(k) PREFETCH(&out[k][i + PREFETCH_AHEAD]);
 		FOR_K(k) {
 			xblk t = xblk_load(&in1[k][i]);
 
