@@ -297,7 +297,7 @@ static size_t build_parts(rx_part *list, randomx_flags f)
 	add(list, &n, "Blake2b-512, 64 B", "hashes/s", 1, run_blake2b);
 	add(list, &n, "Blake2bLong, 1 KiB out", "outputs/s", 1,
 	    run_blake2b_long);
-	for (a = RX_ARGON2_PORTABLE; a <= RX_ARGON2_AVX2; a++) {
+	for (a = RX_ARGON2_PORTABLE; a <= RX_ARGON2_AVX512; a++) {
 		if (!rx_argon2_impl_available((rx_argon2_impl)a))
 			continue;
 		snprintf(name, sizeof(name), "Argon2d cache, 256 MiB (%s)",

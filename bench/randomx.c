@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "randomx/argon2d.h"
 #include "randomx/randomx.h"
 
 /* What every thread's VM is made from. */
@@ -143,10 +144,13 @@ static randomx_flags flags_for(const bench_options *o)
 	return f;
 }
 
+/* The Argon2d code randomx_alloc_cache picks for these flags (AVX2's flag
+ * takes the AVX-512 code where the CPU has it). */
 static const char *argon2_name(randomx_flags f)
 {
 	if (f & RANDOMX_FLAG_ARGON2_AVX2)
-		return "avx2";
+		return rx_argon2_impl_available(RX_ARGON2_AVX512) ?
+		    "avx512" : "avx2";
 	return f & RANDOMX_FLAG_ARGON2_SSSE3 ? "ssse3" : "portable";
 }
 

@@ -31,6 +31,7 @@ RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
 	randomx/superscalar.c randomx/dataset.c randomx/aes.c \
 	randomx/program.c randomx/vm-interp.c randomx/api.c
 RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
+	randomx/argon2d-avx512.c \
 	randomx/aes-ni.c randomx/jit-mem.c randomx/jit-x86.c \
 	randomx/jit-superscalar-x86.c
 RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
@@ -41,6 +42,7 @@ RX_TESTS = test/randomx/tests-rx-cache.c test/randomx/tests-rx-vm.c \
 
 RX_CFLAGS_argon2d-ssse3 = -mssse3
 RX_CFLAGS_argon2d-avx2 = -mavx2
+RX_CFLAGS_argon2d-avx512 = -mavx512f
 RX_CFLAGS_aes-ni = -maes
 # vm-interp.c rounds as the thread's rounding mode says: -frounding-math
 # keeps the compiler from assuming round-to-nearest, -ffp-contract=off

@@ -106,6 +106,8 @@ int rx_argon2_impl_available(rx_argon2_impl impl)
 		return pow_cpu_has(POW_CPU_SSSE3);
 	case RX_ARGON2_AVX2:
 		return pow_cpu_has(POW_CPU_AVX2);
+	case RX_ARGON2_AVX512:
+		return pow_cpu_has(POW_CPU_AVX512F);
 #endif
 	default:
 		return 0;
@@ -114,6 +116,8 @@ int rx_argon2_impl_available(rx_argon2_impl impl)
 
 rx_argon2_impl rx_argon2_impl_best(void)
 {
+	if (rx_argon2_impl_available(RX_ARGON2_AVX512))
+		return RX_ARGON2_AVX512;
 	if (rx_argon2_impl_available(RX_ARGON2_AVX2))
 		return RX_ARGON2_AVX2;
 	if (rx_argon2_impl_available(RX_ARGON2_SSSE3))
@@ -130,6 +134,8 @@ const char *rx_argon2_impl_name(rx_argon2_impl impl)
 		return "ssse3";
 	case RX_ARGON2_AVX2:
 		return "avx2";
+	case RX_ARGON2_AVX512:
+		return "avx512";
 	}
 	return NULL;
 }
@@ -144,6 +150,8 @@ static segment_fn *segment_filler(rx_argon2_impl impl)
 		return rx_argon2d_fill_segment_ssse3;
 	if (impl == RX_ARGON2_AVX2)
 		return rx_argon2d_fill_segment_avx2;
+	if (impl == RX_ARGON2_AVX512)
+		return rx_argon2d_fill_segment_avx512;
 #else
 	(void)impl;
 #endif

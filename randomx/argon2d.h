@@ -5,7 +5,8 @@
  * passes of data-dependent block compressions; no finalization.  Internal.
  *
  * The block compression exists once per instruction set (argon2d.c is the
- * portable one, argon2d-ssse3.c and argon2d-avx2.c the SIMD ones), each
+ * portable one, argon2d-ssse3.c, argon2d-avx2.c and argon2d-avx512.c the
+ * SIMD ones), each
  * filling whole segments so the compiler can keep everything inline.
  */
 #ifndef RX_ARGON2D_H
@@ -27,14 +28,15 @@ typedef struct {
 typedef enum {
 	RX_ARGON2_PORTABLE,
 	RX_ARGON2_SSSE3,
-	RX_ARGON2_AVX2
+	RX_ARGON2_AVX2,
+	RX_ARGON2_AVX512
 } rx_argon2_impl;
 
 /*
  * rx_argon2_impl_available(impl):
  * Whether impl was built into this library and this CPU runs it.
  * rx_argon2_impl_best(): the fastest available one.
- * rx_argon2_impl_name(impl): "portable", "ssse3" or "avx2" (NULL if
+ * rx_argon2_impl_name(impl): "portable", "ssse3", "avx2" or "avx512" (NULL if
  * impl is not one of them).  All thread-safe.
  */
 int rx_argon2_impl_available(rx_argon2_impl impl);
@@ -77,6 +79,8 @@ void rx_argon2d_fill_segment_portable(rx_argon2_block *mem,
 void rx_argon2d_fill_segment_ssse3(rx_argon2_block *mem,
     uint32_t lane_blocks, uint32_t pass, uint32_t slice);
 void rx_argon2d_fill_segment_avx2(rx_argon2_block *mem,
+    uint32_t lane_blocks, uint32_t pass, uint32_t slice);
+void rx_argon2d_fill_segment_avx512(rx_argon2_block *mem,
     uint32_t lane_blocks, uint32_t pass, uint32_t slice);
 
 /*

@@ -159,7 +159,8 @@ static void test_cache(rx_cache_state *c, uint8_t *memory,
 static void test_caches(void)
 {
 	static const rx_argon2_impl impls[] = {
-		RX_ARGON2_PORTABLE, RX_ARGON2_SSSE3, RX_ARGON2_AVX2
+		RX_ARGON2_PORTABLE, RX_ARGON2_SSSE3, RX_ARGON2_AVX2,
+		RX_ARGON2_AVX512
 	};
 	static rx_cache_state c;
 	uint8_t *memory = xalloc(RX_CACHE_BYTES);
@@ -206,7 +207,7 @@ static void test_caches(void)
 /* ---- the reference's answers from the vector file ---- */
 
 static const rx_argon2_impl all_impls[] = {
-	RX_ARGON2_PORTABLE, RX_ARGON2_SSSE3, RX_ARGON2_AVX2
+	RX_ARGON2_PORTABLE, RX_ARGON2_SSSE3, RX_ARGON2_AVX2, RX_ARGON2_AVX512
 };
 #define NIMPLS (sizeof(all_impls) / sizeof(all_impls[0]))
 
