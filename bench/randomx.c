@@ -144,13 +144,11 @@ static randomx_flags flags_for(const bench_options *o)
 	return f;
 }
 
-/* The Argon2d code randomx_alloc_cache picks for these flags (AVX2's flag
- * takes the AVX-512 code where the CPU has it). */
+/* The Argon2d code randomx_alloc_cache picks for these flags. */
 static const char *argon2_name(randomx_flags f)
 {
 	if (f & RANDOMX_FLAG_ARGON2_AVX2)
-		return rx_argon2_impl_available(RX_ARGON2_AVX512) ?
-		    "avx512" : "avx2";
+		return rx_argon2_impl_name(rx_argon2_impl_avx2());
 	return f & RANDOMX_FLAG_ARGON2_SSSE3 ? "ssse3" : "portable";
 }
 

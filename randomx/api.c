@@ -115,12 +115,9 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 
 	if (unknown_flags(flags) || jit_refused(flags))
 		return NULL;
-	/* AVX2 wins when both are set, as in the reference; AVX2's flag
-	 * takes the AVX-512 code where the CPU has that (the same cache, and
-	 * randomx.h has no flag of its own for it). */
+	/* AVX2 wins when both are set, as in the reference. */
 	if (flags & RANDOMX_FLAG_ARGON2_AVX2)
-		impl = rx_argon2_impl_available(RX_ARGON2_AVX512) ?
-		    RX_ARGON2_AVX512 : RX_ARGON2_AVX2;
+		impl = rx_argon2_impl_avx2();
 	else if (flags & RANDOMX_FLAG_ARGON2_SSSE3)
 		impl = RX_ARGON2_SSSE3;
 	if (!rx_argon2_impl_available(impl))

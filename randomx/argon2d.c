@@ -125,6 +125,12 @@ rx_argon2_impl rx_argon2_impl_best(void)
 	return RX_ARGON2_PORTABLE;
 }
 
+rx_argon2_impl rx_argon2_impl_avx2(void)
+{
+	return rx_argon2_impl_available(RX_ARGON2_AVX512) ?
+	    RX_ARGON2_AVX512 : RX_ARGON2_AVX2;
+}
+
 const char *rx_argon2_impl_name(rx_argon2_impl impl)
 {
 	switch (impl) {

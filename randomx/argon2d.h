@@ -36,11 +36,15 @@ typedef enum {
  * rx_argon2_impl_available(impl):
  * Whether impl was built into this library and this CPU runs it.
  * rx_argon2_impl_best(): the fastest available one.
+ * rx_argon2_impl_avx2(): what RANDOMX_FLAG_ARGON2_AVX2 runs: the AVX-512
+ * code where the CPU has it (the same cache; randomx.h has no flag of its
+ * own for it), else the AVX2 code (which may not be available).
  * rx_argon2_impl_name(impl): "portable", "ssse3", "avx2" or "avx512" (NULL if
  * impl is not one of them).  All thread-safe.
  */
 int rx_argon2_impl_available(rx_argon2_impl impl);
 rx_argon2_impl rx_argon2_impl_best(void);
+rx_argon2_impl rx_argon2_impl_avx2(void);
 const char *rx_argon2_impl_name(rx_argon2_impl impl);
 
 /*
