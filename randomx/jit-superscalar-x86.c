@@ -160,8 +160,12 @@ static const int saved[] = {
 	RX_RBX, RX_RBP, RX_R12, RX_R13, RX_R14, RX_R15
 };
 
-/* The routine for c's programs into a, from its start. */
-static void emit_routine(rx_asm *a, const rx_cache_state *c, int bmi2)
+/*
+ * Both routines' entry: the callee-saved registers pushed, the stack
+ * slots filled (states in rdi, lines in rsi, rdx groups of 2^shift bytes
+ * of states), rbp = the states' end, rdi = the cache (from rcx).
+ */
+static void emit_prologue(rx_asm *a, int shift)
 {
 	int i;
 
@@ -170,17 +174,33 @@ static void emit_routine(rx_asm *a, const rx_cache_state *c, int bmi2)
 	rx_alu_imm(a, 1, 5, rx_reg(RX_RSP), 24);
 	rx_store(a, rx_mem(RX_RSP, SLOT_STATE), RX_RDI);
 	rx_store(a, rx_mem(RX_RSP, SLOT_LINES), RX_RSI);
-	rx_shift_imm(a, 1, 4, RX_RDX, 6);
+	rx_shift_imm(a, 1, 4, RX_RDX, shift);
 	rx_alu(a, RX_ADD, RX_RDX, rx_reg(RX_RDI));
 	rx_store(a, rx_mem(RX_RSP, SLOT_END), RX_RDX);
 	rx_alu(a, RX_MOV, RX_RBP, rx_reg(RX_RDX));
 	rx_alu(a, RX_MOV, RX_RDI, rx_reg(RX_RCX));
-	for (i = 0; i < RX_CACHE_ACCESSES; i++)
-		emit_pass(a, &c->programs[i], i == RX_CACHE_ACCESSES - 1, bmi2);
+}
+
+/* Both routines' exit: the slots freed, the registers restored. */
+static void emit_epilogue(rx_asm *a)
+{
+	int i;
+
 	rx_alu_imm(a, 1, 0, rx_reg(RX_RSP), 24);
 	for (i = 5; i >= 0; i--)
 		rx_pop(a, saved[i]);
 	rx_ret(a);
+}
+
+/* The routine for c's programs into a, from its start: 64-byte states. */
+static void emit_routine(rx_asm *a, const rx_cache_state *c, int bmi2)
+{
+	int i;
+
+	emit_prologue(a, 6);
+	for (i = 0; i < RX_CACHE_ACCESSES; i++)
+		emit_pass(a, &c->programs[i], i == RX_CACHE_ACCESSES - 1, bmi2);
+	emit_epilogue(a);
 }
 
 /* ---- the AVX2 routine: four items per instruction ---- */
@@ -455,31 +475,19 @@ static void emit_vpass(vcompiler *c, const rx_ss_program *p, int last)
 	rx_jump(a, 2, top);		/* jb */
 }
 
-/* The routine as emit_routine's, with groups of four. */
+/* The routine as emit_routine's, with groups of four: 256-byte states. */
 static void emit_vroutine(vcompiler *c, const rx_cache_state *cs)
 {
 	rx_asm *a = c->a;
 	int i;
 
-	for (i = 0; i < 6; i++)
-		rx_push(a, saved[i]);
-	rx_alu_imm(a, 1, 5, rx_reg(RX_RSP), 24);
-	rx_store(a, rx_mem(RX_RSP, SLOT_STATE), RX_RDI);
-	rx_store(a, rx_mem(RX_RSP, SLOT_LINES), RX_RSI);
-	rx_shift_imm(a, 1, 4, RX_RDX, 8);
-	rx_alu(a, RX_ADD, RX_RDX, rx_reg(RX_RDI));
-	rx_store(a, rx_mem(RX_RSP, SLOT_END), RX_RDX);
-	rx_alu(a, RX_MOV, RX_RBP, rx_reg(RX_RDX));
-	rx_alu(a, RX_MOV, RX_RDI, rx_reg(RX_RCX));
+	emit_prologue(a, 8);
 	for (i = 0; i < RX_CACHE_ACCESSES; i++)
 		emit_vpass(c, &cs->programs[i], i == RX_CACHE_ACCESSES - 1);
 	rx_b(a, 0xc5);		/* vzeroupper */
 	rx_b(a, 0xf8);
 	rx_b(a, 0x77);
-	rx_alu_imm(a, 1, 0, rx_reg(RX_RSP), 24);
-	for (i = 5; i >= 0; i--)
-		rx_pop(a, saved[i]);
-	rx_ret(a);
+	emit_epilogue(a);
 }
 
 rx_ss_jit *rx_ss_jit_new(int secure)
