@@ -4,6 +4,9 @@
 #   make                  also build/randomx/librandomx.a and librandomx.so
 #                         (SONAME librandomx.so.1, exporting randomx.h only)
 #   make check-randomx    (in `make check`) the RandomX test programs
+#   make check-randomx-qemu   the suites under qemu-x86_64 as qemu64,
+#                         Westmere and Haswell CPUs (test/randomx/
+#                         tests-rx-qemu.sh; .ci/run runs it)
 #   make rx-abcompare     build/randomx/rx-abcompare: two RandomX shared
 #                         libraries' hash rates side by side
 #   make rx-cache-abcompare   their cache builds and dataset items
@@ -18,6 +21,7 @@
 #h RandomX (mk/randomx.mk):
 #h   check-randomx        known answers, light and full mode (dataset slices)
 #h   check-randomx-full   full mode with the whole dataset (minutes; .ci/run)
+#h   check-randomx-qemu   the suites under qemu as CPUs without AVX2, AVX or AES-NI
 #h   rx-abcompare         build/randomx/rx-abcompare: two librandomx.so side by side
 
 RX_BUILD = $(B)/randomx
@@ -127,4 +131,14 @@ check-randomx-full: $(RX_BUILD)/tests-rx-vm $(RX_BUILD)/api-compat \
 	tail -n 20 $(RX_BUILD)/tests-rx-jit-full.out; \
 	$(RX_BUILD)/api-compat --full --threads $$(nproc) || rc=1; exit $$rc
 
-.PHONY: check-randomx check-randomx-full rx-abcompare rx-cache-abcompare
+# What CPUID picks on CPUs this machine is not, under qemu-x86_64; a build
+# with -march= flags would not run there.
+check-randomx-qemu: $(RX_BUILD)/tests-rx-vm $(RX_BUILD)/tests-rx-jit \
+    $(RX_BUILD)/api-compat
+	@case "$(CFLAGS)" in *-march=*) \
+		echo "randomx-qemu: 0 passed, 0 failed, 1 skipped (CFLAGS" \
+		    "has -march=)"; exit 0 ;; esac; \
+	sh test/randomx/tests-rx-qemu.sh $(RX_BUILD)
+
+.PHONY: check-randomx check-randomx-full check-randomx-qemu rx-abcompare \
+	rx-cache-abcompare

@@ -30,6 +30,16 @@
  * boundary and marked for transparent huge pages when at least 2 MiB.
  * The contents survive a fork (copied out of huge pages in the child).
  */
+/*
+ * With small pages the scratchpad gets one page more, never touched (it
+ * costs address space only).  qemu-user 7.2 reads 16 bytes for CVTDQ2PD's
+ * 8-byte memory operand, so the JIT's F and E loads from the scratchpad's
+ * last 8 bytes would fault under it without the page; check-randomx-qemu
+ * runs the JIT under qemu as the CPUs this machine is not.  With huge pages
+ * the page would cost a whole huge page, and qemu's runs use small ones.
+ */
+#define SCRATCHPAD_SLACK 4096
+
 static int pages_alloc(yespower_region_t *pg, size_t size, int large)
 {
 	return yespower_region_alloc_pages(pg, size, large ?
@@ -262,7 +272,8 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 	vm = calloc(1, sizeof(*vm));
 	if (!vm)
 		return NULL;
-	if (pages_alloc(&vm->scratchpad, RX_SCRATCHPAD_L3,
+	if (pages_alloc(&vm->scratchpad, RX_SCRATCHPAD_L3 +
+	    (flags & RANDOMX_FLAG_LARGE_PAGES ? 0 : SCRATCHPAD_SLACK),
 	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
 		free(vm);
 		return NULL;
