@@ -14,8 +14,8 @@
 #                       this CPU runs; then test/tests-isa.sh:
 #                       libyespower.so with every core and SHA-256 forced,
 #                       the YESPOWER_IMPL syntax, and the library under
-#                       qemu-x86_64 -cpu qemu64 (skipped, and said, without
-#                       qemu)
+#                       qemu-x86_64 -cpu qemu64, then as four other CPU
+#                       models (skipped, and said, without qemu)
 #   make check-qemu     only the qemu64 part
 #   make bench-sha256   our SHA-256 against OpenSSL's, side by side
 #                       (build/sha256-vs-openssl, from
