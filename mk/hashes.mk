@@ -10,7 +10,9 @@
 #                       threads; then POW_HASH_IMPL's choice at first use
 #   make check-hashes-qemu   tests-hashes --quick under qemu-x86_64 -cpu
 #                       qemu64 (SSE2 only: the SHA-NI and AVX2 sets must be
-#                       named as skipped, SSE2 and portable must pass)
+#                       named as skipped, SSE2 and portable must pass), and
+#                       as a Haswell the first use must choose the AVX2
+#                       sets (.ci/run runs it)
 #   make NO_AVX2=1      leave the AVX2 kernels out (NO_SHANI=1,
 #                       NO_AVX512=1, NO_SSE2=1 leave out theirs too)
 
@@ -65,6 +67,7 @@ check-hashes: $(B)/test/tests-hashes
 		|| { cat $(B)/test/TESTS-HASHES-OUT; rc=1; }; \
 	exit $$rc
 
+COMMA := ,
 check-hashes-qemu: $(B)/test/tests-hashes
 	@if ! command -v qemu-x86_64 > /dev/null; then \
 		echo "hashes-qemu: 0 passed, 0 failed, 1 skipped (no" \
@@ -74,6 +77,10 @@ check-hashes-qemu: $(B)/test/tests-hashes
 	grep -v '^ok \|^skipped ' $(B)/test/TESTS-HASHES-OUT; \
 	grep -q 'skipped (.*sha256=avx2' $(B)/test/TESTS-HASHES-OUT || \
 		{ echo "qemu64: AVX2 not refused"; rc=1; }; \
+	$(if $(filter avx2,$(POW_KERNELS)),qemu-x86_64 -cpu Haswell $< \
+		--expect-impl sha256=avx2$(COMMA)keccak=avx2 \
+		> $(B)/test/TESTS-HASHES-OUT 2>&1 || rc=1; \
+	grep -v '^ok \|warning: TCG' $(B)/test/TESTS-HASHES-OUT;) \
 	exit $$rc
 
 .PHONY: check-hashes check-hashes-qemu
