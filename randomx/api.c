@@ -24,13 +24,6 @@
 #define KNOWN_FLAGS 255u
 
 /*
- * Memory: libyespower's regions (yespower-platform.c).  With `large`, 2 MiB
- * pages from the system's reserve (MAP_HUGETLB) or nothing, as the
- * reference's large-page allocator; otherwise normal pages, on a 2 MiB
- * boundary and marked for transparent huge pages when at least 2 MiB.
- * The contents survive a fork (copied out of huge pages in the child).
- */
-/*
  * With small pages the scratchpad gets one page more, never touched (it
  * costs address space only).  qemu-user 7.2 reads 16 bytes for CVTDQ2PD's
  * 8-byte memory operand, so the JIT's F and E loads from the scratchpad's
@@ -40,6 +33,13 @@
  */
 #define SCRATCHPAD_SLACK 4096
 
+/*
+ * Memory: libyespower's regions (yespower-platform.c).  With `large`, 2 MiB
+ * pages from the system's reserve (MAP_HUGETLB) or nothing, as the
+ * reference's large-page allocator; otherwise normal pages, on a 2 MiB
+ * boundary and marked for transparent huge pages when at least 2 MiB.
+ * The contents survive a fork (copied out of huge pages in the child).
+ */
 static int pages_alloc(yespower_region_t *pg, size_t size, int large)
 {
 	return yespower_region_alloc_pages(pg, size, large ?

@@ -35,16 +35,16 @@ for model in qemu64:8 Westmere:42 Haswell:106; do
 	cpu=${model%%:*} want=${model#*:}
 	for t in tests-rx-vm tests-rx-jit api-compat; do
 		out=$dir/$t-$cpu.out
-		if qemu-x86_64 -cpu "$cpu" "$dir/$t" > "$out" 2> "$out.err"
-		then
-			passed=$((passed + 1))
-		else
+		qemu-x86_64 -cpu "$cpu" "$dir/$t" > "$out" 2> "$out.err"
+		rc=$?
+		if [ $rc != 0 ]; then
 			failed=$((failed + 1))
-			echo "  FAILED: $t on $cpu (exit status $?; $out):"
+			echo "  FAILED: $t on $cpu (exit status $rc; $out):"
 			grep -v ': ok$' "$out" | tail -n 5
 			grep -v 'warning: TCG' "$out.err" | tail -n 5
 			continue
 		fi
+		passed=$((passed + 1))
 		echo "$cpu: $(tail -n 1 "$out")"
 	done
 	got=$(sed -n 's/^api-compat: flags //p' "$dir/api-compat-$cpu.out")
