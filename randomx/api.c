@@ -257,6 +257,7 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
     randomx_dataset *dataset)
 {
 	int full = (flags & RANDOMX_FLAG_FULL_MEM) != 0;
+	int large = (flags & RANDOMX_FLAG_LARGE_PAGES) != 0;
 	const rx_aes_impl *aes = &rx_aes_soft;
 	randomx_vm *vm;
 
@@ -273,8 +274,7 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 	if (!vm)
 		return NULL;
 	if (pages_alloc(&vm->scratchpad, RX_SCRATCHPAD_L3 +
-	    (flags & RANDOMX_FLAG_LARGE_PAGES ? 0 : SCRATCHPAD_SLACK),
-	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
+	    (large ? 0 : SCRATCHPAD_SLACK), large)) {
 		free(vm);
 		return NULL;
 	}

@@ -162,8 +162,9 @@ static const int saved[] = {
 
 /*
  * Both routines' entry: the callee-saved registers pushed, the stack
- * slots filled (states in rdi, lines in rsi, rdx groups of 2^shift bytes
- * of states), rbp = the states' end, rdi = the cache (from rcx).
+ * slots filled (states in rdi, lines in rsi, rdx the number of
+ * 2^shift-byte groups of states), rbp = the states' end, rdi = the cache
+ * (from rcx).
  */
 static void emit_prologue(rx_asm *a, int shift)
 {
