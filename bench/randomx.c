@@ -21,6 +21,7 @@
 
 #include "bench/bench.h"
 #include "randomx/argon2d.h"
+#include "randomx/jit.h"
 #include "randomx/randomx.h"
 
 /* What every thread's VM is made from. */
@@ -152,13 +153,23 @@ static const char *argon2_name(randomx_flags f)
 	return f & RANDOMX_FLAG_ARGON2_SSSE3 ? "ssse3" : "portable";
 }
 
-/* "v2, light mode, JIT, AES-NI, Argon2d avx2" and so on. */
+/*
+ * "v2, light mode, JIT, hardware AES, Argon2d avx2" and so on; "JIT,
+ * AVX-512 rounding" where the JIT compiles a program once per rounding mode.
+ */
 static void describe(char *buf, size_t size, randomx_flags f)
 {
-	snprintf(buf, size, "%s, %s mode, %s, %s AES, Argon2d %s%s",
+	int copies = 0;
+
+#if RX_HAVE_JIT
+	copies = (f & RANDOMX_FLAG_JIT) &&
+	    rx_jit_rounding_copies((f & RANDOMX_FLAG_V2) != 0);
+#endif
+	snprintf(buf, size, "%s, %s mode, %s%s, %s AES, Argon2d %s%s",
 	    f & RANDOMX_FLAG_V2 ? "v2" : "v1",
 	    f & RANDOMX_FLAG_FULL_MEM ? "full" : "light",
 	    f & RANDOMX_FLAG_JIT ? "JIT" : "interpreter",
+	    copies ? ", AVX-512 rounding" : "",
 	    f & RANDOMX_FLAG_HARD_AES ? "hardware" : "software",
 	    argon2_name(f), f & RANDOMX_FLAG_LARGE_PAGES ?
 	    ", large pages" : "");

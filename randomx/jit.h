@@ -144,6 +144,15 @@ void rx_jit_vm_run(rx_jit_vm *j, rx_vm_state *vm, const rx_ss_jit *ss);
  */
 const void *rx_jit_vm_code(const rx_jit_vm *j);
 
+/*
+ * rx_jit_rounding_copies(v2):
+ * 1 if programs of that version (v2: 0 or 1) compile as four copies, one
+ * for each rounding mode, with AVX-512's rounding in each FP instruction
+ * and CFROUND a jump between them (jit-x86.c's emit_copies); 0 if
+ * CFROUND loads MXCSR.
+ */
+int rx_jit_rounding_copies(int v2);
+
 /* ---- for tests ---- */
 
 /*

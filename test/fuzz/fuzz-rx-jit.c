@@ -17,6 +17,8 @@
  *                     (else full mode, on a dataset that reads as zeros);
  *           bit 6:    light mode: items by the interpreted SuperscalarHash
  *                     (else compiled);
+ *           bit 7:    the JIT without AVX-512 (v1's rounding modes through
+ *                     MXCSR, else as four copies where the CPU has it);
  *   byte 1  the scratchpad's seed (one of 256 AES-filled scratchpads);
  *   bytes 2-9  light mode: the key of the SuperscalarHash programs;
  *   the rest: the program (configuration and instructions), repeated to
@@ -156,7 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fz.d.ss = fz.ss;
 		}
 	}
-	rx_jit_limit_features(mode & 0x10 ? ~(unsigned)POW_CPU_BMI2 : ~0u);
+	rx_jit_limit_features((mode & 0x10 ? ~(unsigned)POW_CPU_BMI2 : ~0u) &
+	    (mode & 0x80 ? ~(unsigned)POW_CPU_AVX512F : ~0u));
 	rc = rx_jit_diff_run(&fz.d, prog, v2, aes, (mode >> 2) & 3,
 	    fz.sp_init);
 	rx_jit_limit_features(~0u);

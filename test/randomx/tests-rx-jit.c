@@ -170,14 +170,27 @@ static void test_programs_full(rx_jit_diff *d, int many)
 {
 	static uint8_t prog[RX_PROGRAM_MAX_BYTES];
 	const rx_aes_impl *aes[2] = { &rx_aes_soft, aes_hard };
+	/*
+	 * Every feature; without AVX-512 (v1's rounding modes through MXCSR
+	 * rather than as four copies of the program, where the CPU has it);
+	 * without BMI2 either.
+	 */
+	static const unsigned limit[3] = {
+		~0u, ~(unsigned)POW_CPU_AVX512F,
+		~(unsigned)(POW_CPU_AVX512F | POW_CPU_BMI2)
+	};
+	static const char *const limit_name[3] = {
+		"", ", no AVX-512", ", no AVX-512 or BMI2"
+	};
 	char label[96];
-	int v2, k, i, ok, n, bmi2;
+	int v2, k, i, ok, n, bmi2, lim;
 
 	d->dataset = zero_dataset;
 	d->cache = NULL;
 	d->ss = NULL;
-	for (bmi2 = 1; bmi2 >= 0; bmi2--) {
-		rx_jit_limit_features(bmi2 ? ~0u : ~(unsigned)POW_CPU_BMI2);
+	for (lim = 0; lim < 3; lim++) {
+		bmi2 = lim < 2;
+		rx_jit_limit_features(limit[lim]);
 		for (v2 = 0; v2 < 2; v2++) {
 			/* the generator's own mix of instructions */
 			ok = 1;
@@ -193,7 +206,7 @@ static void test_programs_full(rx_jit_diff *d, int many)
 			}
 			snprintf(label, sizeof(label), "full mode, v%d%s: %d "
 			    "random programs, JIT = interpreter", v2 + 1,
-			    bmi2 ? "" : ", no BMI2", n);
+			    limit_name[lim], n);
 			check(label, ok);
 			/* each instruction in turn, 40% of the program */
 			for (k = 0; k < I_COUNT; k++) {
@@ -210,7 +223,7 @@ static void test_programs_full(rx_jit_diff *d, int many)
 				}
 				snprintf(label, sizeof(label), "full mode, v%d%s: "
 				    "%s-heavy programs", v2 + 1,
-				    bmi2 ? "" : ", no BMI2", insn_name[k]);
+				    limit_name[lim], insn_name[k]);
 				check(label, ok);
 			}
 		}
@@ -694,6 +707,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--many"))
 		many = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
 	aes_hard = rx_aes_hard();
+	printf("v1 rounding modes: %s\n", rx_jit_rounding_copies(0) ?
+	    "four copies with AVX-512 rounding, and MXCSR without AVX-512" :
+	    "MXCSR (no AVX-512 copies on this CPU)");
 	sp_init = xalloc(RX_SCRATCHPAD_L3);
 	sp_a = xalloc(RX_SCRATCHPAD_L3);
 	sp_b = xalloc(RX_SCRATCHPAD_L3);
