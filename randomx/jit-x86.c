@@ -22,7 +22,10 @@
  *
  * The rounding mode is MXCSR's RC field, which has fprc's encoding; the
  * caller's MXCSR is saved and restored.  Group E conversion and FP
- * arithmetic are SSE2's, IEEE-754 double, as the interpreter's C.
+ * arithmetic are SSE2's, IEEE-754 double, as the interpreter's C.  Where
+ * rx_jit_rounding_copies() says so (v1 on AMD's AVX-512 cores), the mode
+ * is instead the copy of the program that runs (emit_copies), and the
+ * rounding FP operations are AVX-512's with the mode in the instruction.
  *
  * Differences from a line-by-line translation, for speed:
  * - IMULH uses BMI2's MULX where the CPU has it; 64-bit multipliers
