@@ -485,9 +485,7 @@ static void emit_vroutine(vcompiler *c, const rx_cache_state *cs)
 	emit_prologue(a, 8);
 	for (i = 0; i < RX_CACHE_ACCESSES; i++)
 		emit_vpass(c, &cs->programs[i], i == RX_CACHE_ACCESSES - 1);
-	rx_b(a, 0xc5);		/* vzeroupper */
-	rx_b(a, 0xf8);
-	rx_b(a, 0x77);
+	rx_vzeroupper(a);
 	emit_epilogue(a);
 }
 

@@ -462,6 +462,18 @@ static inline void rx_ret(rx_asm *a)
 	rx_b(a, 0xc3);
 }
 
+/*
+ * vzeroupper: code that has dirtied the upper halves of the vector
+ * registers runs it before returning to compiled C, whose legacy-SSE
+ * instructions would otherwise pay for the merge on some cores.
+ */
+static inline void rx_vzeroupper(rx_asm *a)
+{
+	rx_b(a, 0xc5);
+	rx_b(a, 0xf8);
+	rx_b(a, 0x77);
+}
+
 /* call reg */
 static inline void rx_call_reg(rx_asm *a, int reg)
 {

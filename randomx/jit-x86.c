@@ -842,11 +842,8 @@ static void emit_epilogue(rx_asm *a, int copies)
 	rx_alu_imm(a, 1, 0, rx_reg(RX_RSP), FRAME);
 	for (i = SAVED_REGS - 1; i >= 0; i--)
 		rx_pop(a, callee_saved[i]);
-	if (copies) {
-		rx_b(a, 0xc5);		/* vzeroupper */
-		rx_b(a, 0xf8);
-		rx_b(a, 0x77);
-	}
+	if (copies)
+		rx_vzeroupper(a);
 	rx_ret(a);
 }
 
