@@ -42,7 +42,7 @@
  *                With a dataset each, single processes' ratios spread
  *                from 0.84 to 1.30 in full mode with 2 MiB pages on a
  *                VM, by where each dataset's memory lay; with one, 0.95
- *                to 1.06 (each VM's scratchpad is still its own).
+ *                to 1.08 (each VM's scratchpad is still its own).
  *   --large-pages caches, datasets and scratchpads in 2 MiB pages
  *                (RANDOMX_FLAG_LARGE_PAGES: reserve them first, about
  *                2400 for two full-mode libraries)
