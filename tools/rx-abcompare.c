@@ -61,6 +61,7 @@
 #define _GNU_SOURCE 1
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -139,6 +140,14 @@ static void build_dataset(lib *l, int threads)
 
 /* Hashing threads per slice (--threads). */
 static int hash_threads = 1;
+
+/* --one-scratchpad, and the words of B's VMs changed for it. */
+#define SCRATCHPAD_BYTES (2u << 20)
+#define MAX_SLOTS 8
+static int one_scratchpad;
+static void **sp_slot[MAX_THREADS][MAX_SLOTS];
+static void *sp_own[MAX_THREADS];
+static int sp_nslots[MAX_THREADS];
 
 /*
  * count hashes of nonces first .. first + count - 1 on vm; returns the
@@ -222,6 +231,104 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 }
 
 /*
+ * Whether [p, p + SCRATCHPAD_BYTES) lies in one readable mapping of this
+ * process other than the heap (a VM object's words include pointers into
+ * it that are not scratchpads), so that it can be compared.
+ */
+static int readable_span(uintptr_t p)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int ok = 0;
+
+	if (!f)
+		return 0;
+	while (!ok && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		char perm[8];
+
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 ||
+		    perm[0] != 'r' || strstr(line, "[heap]"))
+			continue;
+		ok = p >= lo && p + SCRATCHPAD_BYTES <= hi;
+	}
+	fclose(f);
+	return ok;
+}
+
+/*
+ * The 64-aligned words of vm's object (as large as malloc says; both
+ * libraries allocate their VMs with malloc or its kin) that name a
+ * readable 2 MiB: up to max of them, into at[].
+ */
+static int pointer_words(randomx_vm *vm, void ***at, int max)
+{
+	void **w = (void **)(void *)vm;
+	size_t n = malloc_usable_size(vm) / sizeof(void *), i;
+	int k = 0;
+
+	for (i = 0; i < n && k < max; i++)
+		if (w[i] && !((uintptr_t)w[i] & 63) &&
+		    readable_span((uintptr_t)w[i]))
+			at[k++] = &w[i];
+	return k;
+}
+
+/*
+ * --one-scratchpad for thread t's pair: both hash one input, then the
+ * word of A's VM and the value of B's whose 2 MiB are the same are taken
+ * as their scratchpads, and every word of B's VM holding its own is
+ * pointed at A's.  Exits if there is not exactly one such pair.
+ */
+static void share_scratchpad(lib *L, int t)
+{
+	void **a[64], **b[64], *pa = NULL, *pb = NULL;
+	uint8_t in[76], h[RANDOMX_HASH_SIZE];
+	int na, nb, i, j, pairs = 0;
+
+	memset(in, 0x3c, sizeof(in));
+	for (i = 0; i < 2; i++) {
+		L[i].api.hash_first(L[i].vm[t], in, sizeof(in));
+		L[i].api.hash_last(L[i].vm[t], h);
+	}
+	na = pointer_words(L[0].vm[t], a, 64);
+	nb = pointer_words(L[1].vm[t], b, 64);
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (*a[i] != *b[j] && (*a[i] != pa || *b[j] != pb) &&
+			    !memcmp(*a[i], *b[j], SCRATCHPAD_BYTES)) {
+				pa = *a[i];
+				pb = *b[j];
+				pairs++;
+			}
+	if (pairs != 1) {
+		fprintf(stderr, "rx-abcompare: --one-scratchpad: %d candidate "
+		    "scratchpad pairs in the VMs, not one\n", pairs);
+		exit(2);
+	}
+	sp_own[t] = pb;
+	sp_nslots[t] = 0;
+	for (j = 0; j < nb && sp_nslots[t] < MAX_SLOTS; j++)
+		if (*b[j] == pb) {
+			sp_slot[t][sp_nslots[t]++] = b[j];
+			*b[j] = pa;
+		}
+	if (t == 0)
+		printf("B's VM works in A's scratchpad (%d word%s changed)\n",
+		    sp_nslots[t], sp_nslots[t] == 1 ? "" : "s");
+}
+
+/* B's VM's own scratchpad back, for it to free. */
+static void unshare_scratchpad(int t)
+{
+	int i;
+
+	for (i = 0; i < sp_nslots[t]; i++)
+		*sp_slot[t][i] = sp_own[t];
+	sp_nslots[t] = 0;
+}
+
+/*
  * One configuration: a VM per library, slices alternating until both
  * have been measured `seconds`; prints the rates.  Returns whether the
  * hashes differed.
@@ -252,6 +359,8 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 		L[i].seconds = 0;
 		L[i].hashes = 0;
 	}
+	for (t = 0; one_scratchpad && t < hash_threads; t++)
+		share_scratchpad(L, t);
 	/* size a slice from a first timing of 2 hashes on each */
 	run_slice(&L[0], nonce, 2);
 	run_slice(&L[1], nonce, 2);
@@ -281,6 +390,8 @@ static int measure(lib *L, double seconds, double slice_s, int full, int v2,
 	    differ ? "DIFFER" : "identical");
 	*ratio = ((double)L[1].hashes / L[1].seconds) /
 	    ((double)L[0].hashes / L[0].seconds);
+	for (t = 0; t < hash_threads; t++)
+		unshare_scratchpad(t);
 	for (i = 0; i < 2; i++)
 		for (t = 0; t < hash_threads; t++)
 			L[i].api.destroy_vm(L[i].vm[t]);
@@ -357,6 +468,8 @@ int main(int argc, char **argv)
 			build_both = 1;
 		else if (!strcmp(argv[i], "--one-dataset"))
 			one_dataset = 1;
+		else if (!strcmp(argv[i], "--one-scratchpad"))
+			one_scratchpad = 1;
 		else if (!strcmp(argv[i], "--build-by") && i + 1 < argc &&
 		    (!strcmp(argv[i + 1], "A") || !strcmp(argv[i + 1], "B")))
 			build_by_b = argv[++i][0] == 'B' ? 1 : -1;
@@ -380,6 +493,7 @@ int main(int argc, char **argv)
 		    "[--full] [--v2] [--soft] [--all] [--v1v2] [--repeat N] "
 		    "[--cpu-time] [--jit] [--init N] "
 		    "[--same-pages] [--build-both | --one-dataset] "
+		    "[--one-scratchpad] "
 		    "[--build-by A|B] "
 		    "[--large-pages] [--threads N] libA.so "
 		    "libB.so\n");
