@@ -232,8 +232,9 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 
 /*
  * Whether [p, p + SCRATCHPAD_BYTES) lies in one readable mapping of this
- * process other than the heap (a VM object's words include pointers into
- * it that are not scratchpads), so that it can be compared.
+ * process, so that it can be compared.  (The heap counts: the reference
+ * takes a scratchpad on small pages from malloc, which may place it
+ * there.)
  */
 static int readable_span(uintptr_t p)
 {
@@ -248,7 +249,7 @@ static int readable_span(uintptr_t p)
 		char perm[8];
 
 		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 ||
-		    perm[0] != 'r' || strstr(line, "[heap]"))
+		    perm[0] != 'r')
 			continue;
 		ok = p >= lo && p + SCRATCHPAD_BYTES <= hi;
 	}
@@ -256,12 +257,37 @@ static int readable_span(uintptr_t p)
 	return ok;
 }
 
+/* Whether p lies in a cache's or a dataset's memory of the two libraries
+ * (alike in both, so pointers into them would pair up too). */
+static int in_cache_or_dataset(const lib *L, uintptr_t p)
+{
+	uintptr_t m, bytes;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (L[i].cache) {
+			m = (uintptr_t)L[i].api.cache_memory(L[i].cache);
+			bytes = (uintptr_t)262144 * 1024;	/* 256 MiB */
+			if (p >= m && p - m < bytes)
+				return 1;
+		}
+		if (L[i].dataset) {
+			m = (uintptr_t)L[i].api.dataset_memory(L[i].dataset);
+			bytes = (uintptr_t)L[i].api.item_count() * 64;
+			if (p >= m && p - m < bytes)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * The 64-aligned words of vm's object (as large as malloc says; both
  * libraries allocate their VMs with malloc or its kin) that name a
- * readable 2 MiB: up to max of them, into at[].
+ * readable 2 MiB outside the caches and datasets: up to max of them,
+ * into at[].
  */
-static int pointer_words(randomx_vm *vm, void ***at, int max)
+static int pointer_words(const lib *L, randomx_vm *vm, void ***at, int max)
 {
 	void **w = (void **)(void *)vm;
 	size_t n = malloc_usable_size(vm) / sizeof(void *), i;
@@ -269,6 +295,7 @@ static int pointer_words(randomx_vm *vm, void ***at, int max)
 
 	for (i = 0; i < n && k < max; i++)
 		if (w[i] && !((uintptr_t)w[i] & 63) &&
+		    !in_cache_or_dataset(L, (uintptr_t)w[i]) &&
 		    readable_span((uintptr_t)w[i]))
 			at[k++] = &w[i];
 	return k;
@@ -291,8 +318,8 @@ static void share_scratchpad(lib *L, int t)
 		L[i].api.hash_first(L[i].vm[t], in, sizeof(in));
 		L[i].api.hash_last(L[i].vm[t], h);
 	}
-	na = pointer_words(L[0].vm[t], a, 64);
-	nb = pointer_words(L[1].vm[t], b, 64);
+	na = pointer_words(L, L[0].vm[t], a, 64);
+	nb = pointer_words(L, L[1].vm[t], b, 64);
 	for (i = 0; i < na; i++)
 		for (j = 0; j < nb; j++)
 			if (*a[i] != *b[j] && (*a[i] != pa || *b[j] != pb) &&
