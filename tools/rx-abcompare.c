@@ -231,30 +231,42 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 }
 
 /*
- * Whether [p, p + SCRATCHPAD_BYTES) lies in one readable mapping of this
- * process, so that it can be compared.  (The heap counts: the reference
- * takes a scratchpad on small pages from malloc, which may place it
- * there.)
+ * The readable mappings of this process, up to max, into lo[] and hi[].
+ * (The heap counts: the reference takes a scratchpad on small pages from
+ * malloc, which may place it there.)
  */
-static int readable_span(uintptr_t p)
+static int readable_maps(uintptr_t *lo, uintptr_t *hi, int max)
 {
 	char line[512];
 	FILE *f = fopen("/proc/self/maps", "r");
-	int ok = 0;
+	int n = 0;
 
 	if (!f)
 		return 0;
-	while (!ok && fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		unsigned long l, h;
 		char perm[8];
 
-		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 ||
-		    perm[0] != 'r')
-			continue;
-		ok = p >= lo && p + SCRATCHPAD_BYTES <= hi;
+		if (sscanf(line, "%lx-%lx %7s", &l, &h, perm) == 3 &&
+		    perm[0] == 'r') {
+			lo[n] = l;
+			hi[n++] = h;
+		}
 	}
 	fclose(f);
-	return ok;
+	return n;
+}
+
+/* Whether [p, p + SCRATCHPAD_BYTES) lies in one of the n mappings. */
+static int in_one_map(uintptr_t p, const uintptr_t *lo, const uintptr_t *hi,
+    int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (p >= lo[i] && p + SCRATCHPAD_BYTES <= hi[i])
+			return 1;
+	return 0;
 }
 
 /* Whether p lies in a cache's or a dataset's memory of the two libraries
@@ -289,14 +301,15 @@ static int in_cache_or_dataset(const lib *L, uintptr_t p)
  */
 static int pointer_words(const lib *L, randomx_vm *vm, void ***at, int max)
 {
+	static uintptr_t lo[4096], hi[4096];
 	void **w = (void **)(void *)vm;
 	size_t n = malloc_usable_size(vm) / sizeof(void *), i;
-	int k = 0;
+	int k = 0, maps = readable_maps(lo, hi, 4096);
 
 	for (i = 0; i < n && k < max; i++)
 		if (w[i] && !((uintptr_t)w[i] & 63) &&
 		    !in_cache_or_dataset(L, (uintptr_t)w[i]) &&
-		    readable_span((uintptr_t)w[i]))
+		    in_one_map((uintptr_t)w[i], lo, hi, maps))
 			at[k++] = &w[i];
 	return k;
 }
@@ -335,11 +348,18 @@ static void share_scratchpad(lib *L, int t)
 	}
 	sp_own[t] = pb;
 	sp_nslots[t] = 0;
-	for (j = 0; j < nb && sp_nslots[t] < MAX_SLOTS; j++)
+	for (j = 0; j < nb; j++)
 		if (*b[j] == pb) {
+			if (sp_nslots[t] == MAX_SLOTS) {
+				fprintf(stderr, "rx-abcompare: "
+				    "--one-scratchpad: more than %d words of "
+				    "B's VM name its scratchpad\n", MAX_SLOTS);
+				exit(2);
+			}
 			sp_slot[t][sp_nslots[t]++] = b[j];
-			*b[j] = pa;
 		}
+	for (j = 0; j < sp_nslots[t]; j++)
+		*sp_slot[t][j] = pa;
 	if (t == 0)
 		printf("B's VM works in A's scratchpad (%d word%s changed)\n",
 		    sp_nslots[t], sp_nslots[t] == 1 ? "" : "s");
