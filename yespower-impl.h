@@ -74,7 +74,10 @@ typedef enum {
  * B[k] (as PBKDF2 produced them) by SMix's output; the K hashes run
  * interleaved.  V[k] (128*r*N bytes), XY[k] (256*r bytes) and S[k]
  * (YESPOWER_SBYTES_* bytes) are each hash's scratch memory, each aligned
- * to 64 bytes.  Parameters are valid (the caller checked them).
+ * to 64 bytes.  The K hashes interleave only if their S-boxes follow one
+ * another, S[k] = S[0] + k * YESPOWER_SBYTES_* (the batch then needs one
+ * box pointer, not one a hash); otherwise they run one at a time.
+ * Parameters are valid (the caller checked them).
  * Thread-safe: it touches only the memory given.
  *
  * component(which, version, r, N, count, V, XY, S):

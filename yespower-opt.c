@@ -777,21 +777,37 @@ ALWAYS_INLINE void salsa20_k(const int K, xblk x[], int doublerounds)
 #endif
 }
 
-/* The S-boxes and, for 1.0, the write position; kept in locals by the
- * BlockMix loops so the compiler can hold them in registers. */
+/*
+ * The S-boxes and, for 1.0, the write position; kept in locals by the
+ * BlockMix loops so the compiler can hold them in registers.  One state
+ * serves a whole batch: its hashes run in lockstep, so their write
+ * positions and box rotations are always equal, and hash k's boxes lie
+ * SBOX_SET(v10) * k bytes after hash 0's (smix's contract).  Each hash's
+ * box is then hash 0's register plus a constant in the address, where a
+ * pointer each (twelve for four 1.0 hashes) did not fit in the general
+ * registers: the BlockMix loop spilled them and moved them through the
+ * stack at every rotation.
+ */
 typedef struct {
 	uint8_t *S0, *S1, *S2;
 	size_t w;
 } pwx_state;
 
-/* One pwxform round on the four groups of a sub-block (version 0.5). */
-ALWAYS_INLINE void pwx_round(xblk *x, const pwx_state *s, uint64_t m,
-    const int sh)
+#define SBOX_SET(v10) ((size_t)((v10) ? YESPOWER_SBYTES_1_0 : \
+	YESPOWER_SBYTES_0_5))
+#define SOFF(k, v10) ((size_t)(k) * SBOX_SET(v10))
+
+/* One pwxform round on the four groups of a sub-block (version 0.5), on
+ * the boxes off bytes after s's. */
+ALWAYS_INLINE void pwx_round(xblk *x, const pwx_state *s, size_t off,
+    uint64_t m, const int sh)
 {
-	x->g0 = pwx_grp(x->g0, s->S0, s->S1, m, sh);
-	x->g1 = pwx_grp(x->g1, s->S0, s->S1, m, sh);
-	x->g2 = pwx_grp(x->g2, s->S0, s->S1, m, sh);
-	x->g3 = pwx_grp(x->g3, s->S0, s->S1, m, sh);
+	const uint8_t *S0 = s->S0 + off, *S1 = s->S1 + off;
+
+	x->g0 = pwx_grp(x->g0, S0, S1, m, sh);
+	x->g1 = pwx_grp(x->g1, S0, S1, m, sh);
+	x->g2 = pwx_grp(x->g2, S0, S1, m, sh);
+	x->g3 = pwx_grp(x->g3, S0, S1, m, sh);
 }
 
 /*
@@ -800,22 +816,22 @@ ALWAYS_INLINE void pwx_round(xblk *x, const pwx_state *s, uint64_t m,
  * and groups 0 and 1 after that.  Stores and loads must stay in this
  * order: a later group may read what an earlier one wrote.
  */
-ALWAYS_INLINE void pwx_round_write(xblk *x, pwx_state *s, uint64_t m,
-    int first, const int sh)
+ALWAYS_INLINE void pwx_round_write(xblk *x, const pwx_state *s, size_t off,
+    uint64_t m, int first, const int sh)
 {
-	x->g0 = pwx_grp(x->g0, s->S0, s->S1, m, sh);
-	grp_store_s(s->S0, s->w, x->g0);
-	x->g1 = pwx_grp(x->g1, s->S0, s->S1, m, sh);
-	grp_store_s(s->S1, s->w, x->g1);
-	s->w += 16;
-	x->g2 = pwx_grp(x->g2, s->S0, s->S1, m, sh);
+	uint8_t *S0 = s->S0 + off, *S1 = s->S1 + off;
+	size_t w = s->w;
+
+	x->g0 = pwx_grp(x->g0, S0, S1, m, sh);
+	grp_store_s(S0, w, x->g0);
+	x->g1 = pwx_grp(x->g1, S0, S1, m, sh);
+	grp_store_s(S1, w, x->g1);
+	x->g2 = pwx_grp(x->g2, S0, S1, m, sh);
 	if (first)
-		grp_store_s(s->S0, s->w, x->g2);
-	x->g3 = pwx_grp(x->g3, s->S0, s->S1, m, sh);
-	if (first) {
-		grp_store_s(s->S1, s->w, x->g3);
-		s->w += 16;
-	}
+		grp_store_s(S0, w + 16, x->g2);
+	x->g3 = pwx_grp(x->g3, S0, S1, m, sh);
+	if (first)
+		grp_store_s(S1, w + 16, x->g3);
 }
 
 /*
@@ -824,29 +840,29 @@ ALWAYS_INLINE void pwx_round_write(xblk *x, pwx_state *s, uint64_t m,
  * with writes, then the write position wraps and the boxes rotate:
  * (S0, S1, S2) <- (S2, S0, S1).
  */
-ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state s[],
+ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state *s,
     const int v10)
 {
+	uint8_t *S2;
 	int i, k;
 
 	if (!v10) {
 		UNROLL for (i = 0; i < 6; i++)
-			FOR_K(k) pwx_round(&x[k], &s[k], SMASK2(SMASK_0_5),
-			    SH(K));
+			FOR_K(k) pwx_round(&x[k], s, SOFF(k, 0),
+			    SMASK2(SMASK_0_5), SH(K));
 		return;
 	}
 
-	UNROLL for (i = 0; i < 3; i++)
-		FOR_K(k) pwx_round_write(&x[k], &s[k], SMASK2(SMASK_1_0),
-		    i == 0, SH(K));
-	FOR_K(k) {
-		uint8_t *S2 = s[k].S2;
-
-		s[k].w &= WMASK_1_0;
-		s[k].S2 = s[k].S1;
-		s[k].S1 = s[k].S0;
-		s[k].S0 = S2;
+	UNROLL for (i = 0; i < 3; i++) {
+		FOR_K(k) pwx_round_write(&x[k], s, SOFF(k, 1),
+		    SMASK2(SMASK_1_0), i == 0, SH(K));
+		s->w += i == 0 ? 32 : 16;
 	}
+	s->w &= WMASK_1_0;
+	S2 = s->S2;
+	s->S2 = s->S1;
+	s->S1 = s->S0;
+	s->S0 = S2;
 }
 
 /* ---- BlockMix ---- */
@@ -876,19 +892,18 @@ ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state s[],
  * at every call, so each use compiles to its own straight loop.
  */
 ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
-    block64 *const in2[], block64 *const out[], size_t n, pwx_state ctx[],
+    block64 *const in2[], block64 *const out[], size_t n, pwx_state *ctx,
     const int v10, const int xor_in2, const int save, uint32_t idx[])
 {
 	/* One hash asks for the whole of in2 at once: 1% faster for 0.5 on
 	 * the Zen 5 than PREFETCH_AHEAD. */
 	const size_t ahead = K > 1 ? PREFETCH_AHEAD : n;
-	pwx_state s[KMAX];
+	pwx_state s = *ctx;
 	xblk x[KMAX];
 	size_t i;
 	int k;
 
 	FOR_K(k) {
-		s[k] = ctx[k];
 		x[k] = xblk_load(&in1[k][n - 1]);
 		if (xor_in2) {
 			PREFETCH(&in2[k][n - 1]);
@@ -914,7 +929,7 @@ ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
 			}
 			x[k] = xblk_xor(x[k], t);
 		}
-		pwxform(K, x, s, v10);
+		pwxform(K, x, &s, v10);
 		if (i + 1 < n)
 			FOR_K(k) xblk_store(&out[k][i], x[k]);
 	}
@@ -923,8 +938,8 @@ ALWAYS_INLINE void blockmix_pwxform(const int K, block64 *const in1[],
 	FOR_K(k) {
 		xblk_store(&out[k][n - 1], x[k]);
 		idx[k] = xblk_integerify(x[k], SH(K));
-		ctx[k] = s[k];
 	}
+	*ctx = s;
 }
 
 /*
@@ -1014,7 +1029,7 @@ ALWAYS_INLINE void smix1_sbox(block64 *V, uint32_t N, block64 *out,
  * BlockMix_pwxform.
  */
 ALWAYS_INLINE void smix1(const int K, block64 *const V[], size_t n,
-    uint32_t N, block64 *const out[], pwx_state ctx[], const int v10)
+    uint32_t N, block64 *const out[], pwx_state *ctx, const int v10)
 {
 	block64 *a[KMAX], *b[KMAX], *c[KMAX];
 	uint32_t i, x[KMAX], p2 = 2;
@@ -1051,7 +1066,7 @@ ALWAYS_INLINE void smix1(const int K, block64 *const V[], size_t n,
  * and so needs the second buffer Y.  X[k] is left pointing at the result.
  */
 ALWAYS_INLINE void smix2(const int K, block64 *X[], block64 *Y[], size_t n,
-    uint32_t N, uint32_t Nloop, block64 *const V[], pwx_state ctx[],
+    uint32_t N, uint32_t Nloop, block64 *const V[], pwx_state *ctx,
     const int v10)
 {
 	block64 *Vj[KMAX];
@@ -1092,7 +1107,7 @@ ALWAYS_INLINE void smix(const int K, uint8_t *const B[], uint32_t r,
 {
 	size_t n = 2 * (size_t)r, sbox_bytes = (v10 ? 2048 : 256) * 16;
 	uint32_t Nloop_all = (N + 2) / 3, Nloop_rw = Nloop_all;
-	pwx_state ctx[KMAX];
+	pwx_state ctx;
 	block64 *X[KMAX], *Y[KMAX];
 	uint32_t unused[KMAX];
 	size_t m;
@@ -1107,13 +1122,12 @@ ALWAYS_INLINE void smix(const int K, uint8_t *const B[], uint32_t r,
 		smix1_sbox(S[k], (v10 ? YESPOWER_SBYTES_1_0 :
 		    YESPOWER_SBYTES_0_5) / 128, XY[k], v10);
 		block_to_bytes(B[k], XY[k], 2);
-
-		ctx[k].S0 = (uint8_t *)S[k];
-		ctx[k].S1 = ctx[k].S0 + sbox_bytes;
-		ctx[k].S2 = ctx[k].S1 + sbox_bytes;
-		ctx[k].w = 0;
 		block_from_bytes(V[k], B[k], n);
 	}
+	ctx.S0 = (uint8_t *)S[0];	/* and S[k] at SOFF(k, v10) */
+	ctx.S1 = ctx.S0 + sbox_bytes;
+	ctx.S2 = ctx.S1 + sbox_bytes;
+	ctx.w = 0;
 
 	/* 1.0 derives 128-byte blocks 1 .. r-1 of the input from block 0. */
 	if (v10) {
@@ -1124,20 +1138,20 @@ ALWAYS_INLINE void smix(const int K, uint8_t *const B[], uint32_t r,
 				in[k] = &V[k][2 * (m - 1)];
 				out[k] = &V[k][2 * m];
 			}
-			blockmix_pwxform(K, in, NULL, out, 2, ctx, v10, 0, 0,
+			blockmix_pwxform(K, in, NULL, out, 2, &ctx, v10, 0, 0,
 			    unused);
 		}
 	}
 
-	smix1(K, V, n, N, XY, ctx, v10);
+	smix1(K, V, n, N, XY, &ctx, v10);
 	FOR_K(k) {
 		X[k] = XY[k];
 		Y[k] = XY[k] + n;
 	}
-	smix2(K, X, Y, n, N, Nloop_rw, V, ctx, v10);
+	smix2(K, X, Y, n, N, Nloop_rw, V, &ctx, v10);
 	if (Nloop_all > Nloop_rw) {
 		FOR_K(k) Y[k] = (X[k] == XY[k]) ? XY[k] + n : XY[k];
-		smix2(K, X, Y, n, N, Nloop_all - Nloop_rw, V, ctx, v10);
+		smix2(K, X, Y, n, N, Nloop_all - Nloop_rw, V, &ctx, v10);
 	}
 	FOR_K(k) block_to_bytes(B[k], X[k], n);
 }
@@ -1197,11 +1211,28 @@ static smix_fn *const smix_table[KMAX][2] = {
 #endif
 };
 
+/*
+ * A batch's hashes share one pwx_state, which needs hash k's S-boxes at
+ * SOFF(k) bytes from hash 0's (yespower-impl.h).  Memory laid out
+ * otherwise is hashed one input at a time: the same answers, slower.
+ */
 static void smix_entry(unsigned K, uint8_t *const B[], uint32_t r,
     uint32_t N, yespower_version_t version, void *const V[],
     void *const XY[], void *const S[])
 {
-	smix_table[K - 1][version == YESPOWER_1_0](B, r, N, V, XY, S);
+	int v10 = (version == YESPOWER_1_0);
+	unsigned k;
+
+	for (k = 1; k < K; k++) {
+		if ((uint8_t *)S[k] != (uint8_t *)S[0] + SOFF(k, v10))
+			break;
+	}
+	if (k == K) {
+		smix_table[K - 1][v10](B, r, N, V, XY, S);
+		return;
+	}
+	for (k = 0; k < K; k++)
+		smix_table[0][v10](&B[k], r, N, &V[k], &XY[k], &S[k]);
 }
 #endif
 
@@ -1285,7 +1316,7 @@ NOINLINE uint32_t component_smix(uint64_t count, size_t n, uint32_t N,
  * interleaving gains; both versions instantiated, so v10 is a constant.
  */
 ALWAYS_INLINE uint32_t pwxform_k(const int K, uint64_t count, block64 *X,
-    pwx_state ctx[], const int v10)
+    pwx_state *ctx, const int v10)
 {
 	xblk x[KMAX];
 	uint32_t sum = 0;
@@ -1303,7 +1334,7 @@ ALWAYS_INLINE uint32_t pwxform_k(const int K, uint64_t count, block64 *X,
 
 #define PWXFORM_K_INSTANCE(K) \
 NOINLINE uint32_t component_pwxform_##K(uint64_t count, block64 *X, \
-    pwx_state ctx[], int v10) \
+    pwx_state *ctx, int v10) \
 { \
 	return v10 ? pwxform_k(K, count, X, ctx, 1) : \
 	    pwxform_k(K, count, X, ctx, 0); \
@@ -1336,27 +1367,29 @@ NOINLINE uint32_t component_pwx_chain(uint64_t count, block64 *X,
 static uint32_t component_rounds(yespower_component_t which, uint64_t count,
     size_t n, block64 *V, block64 *XY, block64 *S, int v10)
 {
-	size_t sets = (v10 ? YESPOWER_SBYTES_1_0 : YESPOWER_SBYTES_0_5) /
-	    sizeof(block64);
-	pwx_state ctx[KMAX];
+	size_t sets = SBOX_SET(v10) / sizeof(block64);
+	pwx_state ctx;
 	int k;
 
 	(void)n;
-	for (k = 0; k < KMAX; k++)
-		component_setup(&ctx[k], k ? V + (k - 1) * sets : S, XY, v10);
+	(void)S;
+	/* Each hash's boxes where smix expects them: hash k's SOFF(k) bytes
+	 * after hash 0's, all in V. */
+	for (k = KMAX - 1; k >= 0; k--)
+		component_setup(&ctx, V + k * sets, XY, v10);
 	switch (which) {
 	case YESPOWER_COMPONENT_PWX_CHAIN:
-		return component_pwx_chain(count, XY, ctx, v10);
+		return component_pwx_chain(count, XY, &ctx, v10);
 	case YESPOWER_COMPONENT_PWXFORM_2:
-		return component_pwxform_2(count, XY, ctx, v10);
+		return component_pwxform_2(count, XY, &ctx, v10);
 	case YESPOWER_COMPONENT_PWXFORM_3:
-		return component_pwxform_3(count, XY, ctx, v10);
+		return component_pwxform_3(count, XY, &ctx, v10);
 #if KMAX >= 4
 	case YESPOWER_COMPONENT_PWXFORM_4:
-		return component_pwxform_4(count, XY, ctx, v10);
+		return component_pwxform_4(count, XY, &ctx, v10);
 #endif
 	default:
-		return component_pwxform_1(count, XY, ctx, v10);
+		return component_pwxform_1(count, XY, &ctx, v10);
 	}
 }
 

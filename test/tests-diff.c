@@ -111,6 +111,74 @@ static int batch_case(yespower_local_t *local, const yespower_params_t *p,
  * forced, on a batch of one more input than the width; and a batch with
  * one invalid input fails as a whole with every output all 0xff.
  */
+/*
+ * The core's smix called directly with kmax hashes, its S-boxes laid out
+ * three ways: back to back (the batch's interleaved path), with a gap
+ * after each (smix then runs the hashes one at a time) and one call per
+ * hash.  All three must leave the same B.  Returns 0 if they do.
+ */
+static int check_sbox_layouts(void)
+{
+	static const yespower_version_t versions[2] = {
+		YESPOWER_0_5, YESPOWER_1_0
+	};
+	const yespower_core_t *core = yespower_select_core();
+	const uint32_t N = 1024, r = 8;
+	const size_t Vb = (size_t)128 * r * N, XYb = (size_t)256 * r;
+	const size_t Bb = (size_t)128 * r, gap = 4096;
+	unsigned K = core->kmax, k, v, layout;
+	uint8_t *mem, *out[3];
+	int bad = 0;
+
+	mem = aligned_alloc(64, K * (Vb + XYb + Bb + YESPOWER_SBYTES_1_0 +
+	    gap));
+	out[0] = malloc(3 * K * Bb);
+	if (!mem || !out[0]) {
+		printf("sbox layouts: out of memory: FAILED\n");
+		free(mem);
+		free(out[0]);
+		return 1;
+	}
+	out[1] = out[0] + K * Bb;
+	out[2] = out[1] + K * Bb;
+	for (v = 0; v < 2 && !bad; v++) {
+		size_t Sb = versions[v] == YESPOWER_1_0 ?
+		    YESPOWER_SBYTES_1_0 : YESPOWER_SBYTES_0_5;
+		uint8_t *S_all = mem + K * (Vb + XYb + Bb);
+
+		for (k = 0; k < K * Bb; k++)
+			out[0][k] = (uint8_t)rnd();
+		memcpy(out[1], out[0], K * Bb);
+		memcpy(out[2], out[0], K * Bb);
+		for (layout = 0; layout < 3; layout++) {
+			uint8_t *B[YESPOWER_KMAX];
+			void *V[YESPOWER_KMAX], *XY[YESPOWER_KMAX];
+			void *S[YESPOWER_KMAX];
+
+			for (k = 0; k < K; k++) {
+				V[k] = mem + k * (Vb + XYb + Bb);
+				XY[k] = (uint8_t *)V[k] + Vb;
+				B[k] = out[layout] + k * Bb;
+				S[k] = S_all + k * (layout == 1 ? Sb + gap : Sb);
+			}
+			if (layout < 2) {
+				core->smix(K, B, r, N, versions[v], V, XY, S);
+				continue;
+			}
+			for (k = 0; k < K; k++)
+				core->smix(1, &B[k], r, N, versions[v], &V[k],
+				    &XY[k], &S[k]);
+		}
+		bad = memcmp(out[0], out[2], K * Bb) ||
+		    memcmp(out[1], out[2], K * Bb);
+	}
+	printf("sbox layouts: smix of %u hashes, boxes back to back, apart "
+	    "and one by one: %s\n", K, bad ? "FAILED" : "ok");
+	free(mem);
+	free(out[0]);
+	return bad;
+}
+
 static int check_batches(yespower_local_t *local)
 {
 	unsigned count, b2b, cases = 0, w, widest = 0;
@@ -238,7 +306,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		printf("core %s: ", core);
-		if (check_batches(&local))
+		if (check_batches(&local) || check_sbox_layouts())
 			failed++;
 		else
 			passed++;
