@@ -31,8 +31,7 @@ typedef struct {
 static size_t workspace_size(const yespower_params_t *p)
 {
 	size_t B_size = (size_t)128 * p->r;
-	size_t S_size = (p->version == YESPOWER_0_5) ? YESPOWER_SBYTES_0_5 :
-	    YESPOWER_SBYTES_1_0;
+	size_t S_size = YESPOWER_SBYTES(p->version != YESPOWER_0_5);
 
 	return B_size * p->N + 2 * B_size + S_size + B_size;
 }
@@ -50,8 +49,7 @@ static void workspace_carve(workspace ws[], unsigned K, void *base,
     const yespower_params_t *p)
 {
 	size_t B_size = (size_t)128 * p->r;
-	size_t S_size = (p->version == YESPOWER_0_5) ? YESPOWER_SBYTES_0_5 :
-	    YESPOWER_SBYTES_1_0;
+	size_t S_size = YESPOWER_SBYTES(p->version != YESPOWER_0_5);
 	size_t stride = B_size * p->N + 3 * B_size;
 	uint8_t *S_all = (uint8_t *)base + K * stride;
 	unsigned k;

@@ -782,7 +782,7 @@ ALWAYS_INLINE void salsa20_k(const int K, xblk x[], int doublerounds)
  * BlockMix loops so the compiler can hold them in registers.  One state
  * serves a whole batch: its hashes run in lockstep, so their write
  * positions and box rotations are always equal, and hash k's boxes lie
- * SBOX_SET(v10) * k bytes after hash 0's (smix's contract).  Each hash's
+ * YESPOWER_SBYTES(v10) * k bytes after hash 0's (smix's contract).  Each hash's
  * box is then hash 0's register plus a constant in the address, where a
  * pointer each (twelve for four 1.0 hashes) did not fit in the general
  * registers: the BlockMix loop spilled them and moved them through the
@@ -793,9 +793,7 @@ typedef struct {
 	size_t w;
 } pwx_state;
 
-#define SBOX_SET(v10) ((size_t)((v10) ? YESPOWER_SBYTES_1_0 : \
-	YESPOWER_SBYTES_0_5))
-#define SOFF(k, v10) ((size_t)(k) * SBOX_SET(v10))
+#define SOFF(k, v10) ((size_t)(k) * YESPOWER_SBYTES(v10))
 
 /* One pwxform round on the four groups of a sub-block (version 0.5), on
  * the boxes off bytes after s's. */
@@ -1105,7 +1103,7 @@ ALWAYS_INLINE void smix(const int K, uint8_t *const B[], uint32_t r,
     uint32_t N, block64 *const V[], block64 *const XY[],
     block64 *const S[], const int v10)
 {
-	size_t n = 2 * (size_t)r, sbox_bytes = (v10 ? 2048 : 256) * 16;
+	size_t n = 2 * (size_t)r, sbox_bytes = YESPOWER_SBOX1(v10);
 	uint32_t Nloop_all = (N + 2) / 3, Nloop_rw = Nloop_all;
 	pwx_state ctx;
 	block64 *X[KMAX], *Y[KMAX];
@@ -1119,8 +1117,7 @@ ALWAYS_INLINE void smix(const int K, uint8_t *const B[], uint32_t r,
 	FOR_K(k) {
 		/* S-boxes: Salsa20 SMix1 with r = 1 over S itself. */
 		block_from_bytes(S[k], B[k], 2);
-		smix1_sbox(S[k], (v10 ? YESPOWER_SBYTES_1_0 :
-		    YESPOWER_SBYTES_0_5) / 128, XY[k], v10);
+		smix1_sbox(S[k], YESPOWER_SBYTES(v10) / 128, XY[k], v10);
 		block_to_bytes(B[k], XY[k], 2);
 		block_from_bytes(V[k], B[k], n);
 	}
@@ -1247,13 +1244,10 @@ static void component_setup(pwx_state *ctx, block64 *S, block64 *XY, int v10)
 	for (i = 0; i < sizeof(B); i++)
 		B[i] = (uint8_t)i;
 	block_from_bytes(S, B, 2);
-	if (v10)
-		smix1_sbox(S, YESPOWER_SBYTES_1_0 / 128, XY, 1);
-	else
-		smix1_sbox(S, YESPOWER_SBYTES_0_5 / 128, XY, 0);
+	smix1_sbox(S, YESPOWER_SBYTES(v10) / 128, XY, v10);
 	ctx->S0 = (uint8_t *)S;
-	ctx->S1 = ctx->S0 + (v10 ? 2048 : 256) * 16;
-	ctx->S2 = ctx->S1 + (v10 ? 2048 : 256) * 16;
+	ctx->S1 = ctx->S0 + YESPOWER_SBOX1(v10);
+	ctx->S2 = ctx->S1 + YESPOWER_SBOX1(v10);
 	ctx->w = 0;
 }
 
@@ -1367,7 +1361,7 @@ NOINLINE uint32_t component_pwx_chain(uint64_t count, block64 *X,
 static uint32_t component_rounds(yespower_component_t which, uint64_t count,
     size_t n, block64 *V, block64 *XY, block64 *S, int v10)
 {
-	size_t sets = SBOX_SET(v10) / sizeof(block64);
+	size_t sets = YESPOWER_SBYTES(v10) / sizeof(block64);
 	pwx_state ctx;
 	int k;
 

@@ -142,8 +142,7 @@ static int check_sbox_layouts(void)
 	out[1] = out[0] + K * Bb;
 	out[2] = out[1] + K * Bb;
 	for (v = 0; v < 2 && !bad; v++) {
-		size_t Sb = versions[v] == YESPOWER_1_0 ?
-		    YESPOWER_SBYTES_1_0 : YESPOWER_SBYTES_0_5;
+		size_t Sb = YESPOWER_SBYTES(versions[v] == YESPOWER_1_0);
 		uint8_t *S_all = mem + K * (Vb + XYb + Bb);
 
 		for (k = 0; k < K * Bb; k++)
