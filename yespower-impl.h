@@ -11,14 +11,12 @@
 
 #include "yespower.h"
 
-/* Bytes of S-boxes each version uses: 2 or 3 boxes of 2^Swidth entries of
- * 16 bytes (Swidth = 8 in 0.5, 11 in 1.0). */
-#define YESPOWER_SBYTES_0_5 (2 * 16 * 256)
-#define YESPOWER_SBYTES_1_0 (3 * 16 * 2048)
-/* The same for a version flag (v10 nonzero for 1.0), and one box's share. */
-#define YESPOWER_SBYTES(v10) ((size_t)((v10) ? YESPOWER_SBYTES_1_0 : \
-	YESPOWER_SBYTES_0_5))
-#define YESPOWER_SBOX1(v10) ((size_t)((v10) ? 16 * 2048 : 16 * 256))
+/* One S-box: 2^Swidth entries of 16 bytes (Swidth = 8 in 0.5, 11 in 1.0;
+ * v10 nonzero for 1.0).  0.5 uses two boxes, 1.0 three. */
+#define YESPOWER_SBOX1(v10) ((size_t)16 << ((v10) ? 11 : 8))
+#define YESPOWER_SBYTES_0_5 (2 * YESPOWER_SBOX1(0))
+#define YESPOWER_SBYTES_1_0 (3 * YESPOWER_SBOX1(1))
+#define YESPOWER_SBYTES(v10) ((v10) ? YESPOWER_SBYTES_1_0 : YESPOWER_SBYTES_0_5)
 
 /* The most hashes any core computes interleaved in one call (each core
  * has its own limit, its kmax, at most this). */

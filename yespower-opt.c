@@ -782,11 +782,11 @@ ALWAYS_INLINE void salsa20_k(const int K, xblk x[], int doublerounds)
  * BlockMix loops so the compiler can hold them in registers.  One state
  * serves a whole batch: its hashes run in lockstep, so their write
  * positions and box rotations are always equal, and hash k's boxes lie
- * YESPOWER_SBYTES(v10) * k bytes after hash 0's (smix's contract).  Each hash's
- * box is then hash 0's register plus a constant in the address, where a
- * pointer each (twelve for four 1.0 hashes) did not fit in the general
- * registers: the BlockMix loop spilled them and moved them through the
- * stack at every rotation.
+ * YESPOWER_SBYTES(v10) * k bytes after hash 0's (smix's contract).  Each
+ * hash's box is then hash 0's register plus a constant in the address,
+ * where a pointer each (twelve for four 1.0 hashes) did not fit in the
+ * general registers: the BlockMix loop spilled them and moved them
+ * through the stack at every rotation.
  */
 typedef struct {
 	uint8_t *S0, *S1, *S2;
