@@ -85,11 +85,11 @@ typedef union {
 
 /* pwxform constants: S-box entry masks (byte offsets of 16-byte entries,
  * one per 32-bit half) and the 1.0 write-position wrap. */
-#define SMASK_0_5 ((uint32_t)((256 - 1) * 16))
-#define SMASK_1_0 ((uint32_t)((2048 - 1) * 16))
+#define SMASK_0_5 ((uint32_t)(YESPOWER_SBOX1(0) - 16))
+#define SMASK_1_0 ((uint32_t)(YESPOWER_SBOX1(1) - 16))
 #define SMASK2(m) (((uint64_t)(m) << 32) | (m))
-#define WMASK_1_0 ((size_t)2048 * 16 - 1)
-#define SBOX_MAX (2048 * 16)	/* bytes of the largest S-box (1.0) */
+#define WMASK_1_0 (YESPOWER_SBOX1(1) - 1)
+#define SBOX_MAX YESPOWER_SBOX1(1)	/* bytes of the largest S-box (1.0) */
 
 /* ---- groups: two 64-bit lanes, the unit pwxform works on ---- */
 
