@@ -31,7 +31,7 @@ typedef struct {
 static size_t workspace_size(const yespower_params_t *p)
 {
 	size_t B_size = (size_t)128 * p->r;
-	size_t S_size = YESPOWER_SBYTES(p->version != YESPOWER_0_5);
+	size_t S_size = YESPOWER_SSTRIDE(p->version != YESPOWER_0_5);
 
 	return B_size * p->N + 2 * B_size + S_size + B_size;
 }
@@ -39,8 +39,8 @@ static size_t workspace_size(const yespower_params_t *p)
 /*
  * Carve K workspaces out of a region of K * workspace_size bytes: each
  * hash's V, XY and B in turn, the first V on the region's 2 MiB boundary,
- * then the K S-boxes one after another, as a core's smix needs them to
- * interleave (yespower-impl.h).  The Vs are 3 blocks more than a V apart,
+ * then the K S-boxes YESPOWER_SSTRIDE apart, as a core's smix needs them
+ * to interleave (yespower-impl.h).  The Vs are 3 blocks more than a V apart,
  * not exactly a power of 2: with no offset the batch's lockstep blocks
  * fell on the same cache sets and 4 KiB aliases, and 0.5/2048/8 batches
  * ran 3 to 5% slower on a Zen 5.
@@ -49,7 +49,7 @@ static void workspace_carve(workspace ws[], unsigned K, void *base,
     const yespower_params_t *p)
 {
 	size_t B_size = (size_t)128 * p->r;
-	size_t S_size = YESPOWER_SBYTES(p->version != YESPOWER_0_5);
+	size_t S_size = YESPOWER_SSTRIDE(p->version != YESPOWER_0_5);
 	size_t stride = B_size * p->N + 3 * B_size;
 	uint8_t *S_all = (uint8_t *)base + K * stride;
 	unsigned k;

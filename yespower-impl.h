@@ -18,6 +18,18 @@
 #define YESPOWER_SBYTES_1_0 (3 * YESPOWER_SBOX1(1))
 #define YESPOWER_SBYTES(v10) ((v10) ? YESPOWER_SBYTES_1_0 : YESPOWER_SBYTES_0_5)
 
+/*
+ * In a batch, hash k's S-boxes start k * YESPOWER_SSTRIDE(v10) bytes after
+ * hash 0's.  For 1.0 that is 17 cache lines more than the boxes: at
+ * exactly 96 KiB apart, a multiple of 4 KiB, the K hashes' writes into
+ * their boxes all fell on the same L1 sets and page offsets, and 1.0
+ * batches ran 1 to 5% slower on a Zen 5 (PERFORMANCE section 9); 0.5
+ * writes no boxes and showed no difference, so it keeps them back to back.
+ */
+#define YESPOWER_SGAP_1_0 ((size_t)17 * 64)
+#define YESPOWER_SSTRIDE(v10) \
+	((v10) ? YESPOWER_SBYTES_1_0 + YESPOWER_SGAP_1_0 : YESPOWER_SBYTES_0_5)
+
 /* The most hashes any core computes interleaved in one call (each core
  * has its own limit, its kmax, at most this). */
 #define YESPOWER_KMAX 4
@@ -76,9 +88,10 @@ typedef enum {
  * B[k] (as PBKDF2 produced them) by SMix's output; the K hashes run
  * interleaved.  V[k] (128*r*N bytes), XY[k] (256*r bytes) and S[k]
  * (YESPOWER_SBYTES_* bytes) are each hash's scratch memory, each aligned
- * to 64 bytes.  The K hashes interleave only if their S-boxes follow one
- * another, S[k] = S[0] + k * YESPOWER_SBYTES_* (the batch then needs one
- * box pointer, not one a hash); otherwise they run one at a time.
+ * to 64 bytes.  The K hashes interleave only if their S-boxes lie
+ * YESPOWER_SSTRIDE apart, S[k] = S[0] + k * YESPOWER_SSTRIDE(v10) (the
+ * batch then needs one box pointer, not one a hash); otherwise they run
+ * one at a time.
  * Parameters are valid (the caller checked them).
  * Thread-safe: it touches only the memory given.
  *

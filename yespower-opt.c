@@ -782,7 +782,7 @@ ALWAYS_INLINE void salsa20_k(const int K, xblk x[], int doublerounds)
  * BlockMix loops so the compiler can hold them in registers.  One state
  * serves a whole batch: its hashes run in lockstep, so their write
  * positions and box rotations are always equal, and hash k's boxes lie
- * YESPOWER_SBYTES(v10) * k bytes after hash 0's (smix's contract).  Each
+ * YESPOWER_SSTRIDE(v10) * k bytes after hash 0's (smix's contract).  Each
  * hash's box is then hash 0's register plus a constant in the address,
  * where a pointer each (twelve for four 1.0 hashes) did not fit in the
  * general registers: the BlockMix loop spilled them and moved them
@@ -793,7 +793,7 @@ typedef struct {
 	size_t w;
 } pwx_state;
 
-#define SOFF(k, v10) ((size_t)(k) * YESPOWER_SBYTES(v10))
+#define SOFF(k, v10) ((size_t)(k) * YESPOWER_SSTRIDE(v10))
 
 /* One pwxform round on the four groups of a sub-block (version 0.5), on
  * the boxes off bytes after s's. */
@@ -1361,16 +1361,16 @@ NOINLINE uint32_t component_pwx_chain(uint64_t count, block64 *X,
 static uint32_t component_rounds(yespower_component_t which, uint64_t count,
     size_t n, block64 *V, block64 *XY, block64 *S, int v10)
 {
-	size_t sets = YESPOWER_SBYTES(v10) / sizeof(block64);
 	pwx_state ctx;
 	int k;
 
 	(void)n;
 	(void)S;
 	/* Each hash's boxes where smix expects them: hash k's SOFF(k) bytes
-	 * after hash 0's, all in V. */
+	 * after hash 0's, all in V (1 MiB or more for valid parameters). */
 	for (k = KMAX - 1; k >= 0; k--)
-		component_setup(&ctx, V + k * sets, XY, v10);
+		component_setup(&ctx, (block64 *)((uint8_t *)V + SOFF(k, v10)),
+		    XY, v10);
 	switch (which) {
 	case YESPOWER_COMPONENT_PWX_CHAIN:
 		return component_pwx_chain(count, XY, &ctx, v10);

@@ -113,9 +113,10 @@ static int batch_case(yespower_local_t *local, const yespower_params_t *p,
  */
 /*
  * The core's smix called directly with kmax hashes, its S-boxes laid out
- * three ways: back to back (the batch's interleaved path), with a gap
- * after each (smix then runs the hashes one at a time) and one call per
- * hash.  All three must leave the same B.  Returns 0 if they do.
+ * three ways: YESPOWER_SSTRIDE apart (the batch's interleaved path), with
+ * a further gap after each (smix then runs the hashes one at a time) and
+ * one call per hash.  All three must leave the same B.  Returns 0 if they
+ * do.
  */
 static int check_sbox_layouts(void)
 {
@@ -130,7 +131,7 @@ static int check_sbox_layouts(void)
 	uint8_t *mem, *out[3];
 	int bad = 0;
 
-	mem = aligned_alloc(64, K * (Vb + XYb + Bb + YESPOWER_SBYTES_1_0 +
+	mem = aligned_alloc(64, K * (Vb + XYb + Bb + YESPOWER_SSTRIDE(1) +
 	    gap));
 	out[0] = malloc(3 * K * Bb);
 	if (!mem || !out[0]) {
@@ -142,7 +143,7 @@ static int check_sbox_layouts(void)
 	out[1] = out[0] + K * Bb;
 	out[2] = out[1] + K * Bb;
 	for (v = 0; v < 2 && !bad; v++) {
-		size_t Sb = YESPOWER_SBYTES(versions[v] == YESPOWER_1_0);
+		size_t Sb = YESPOWER_SSTRIDE(versions[v] == YESPOWER_1_0);
 		uint8_t *S_all = mem + K * (Vb + XYb + Bb);
 
 		for (k = 0; k < K * Bb; k++)
@@ -171,8 +172,8 @@ static int check_sbox_layouts(void)
 		bad = memcmp(out[0], out[2], K * Bb) ||
 		    memcmp(out[1], out[2], K * Bb);
 	}
-	printf("sbox layouts: smix of %u hashes, boxes back to back, apart "
-	    "and one by one: %s\n", K, bad ? "FAILED" : "ok");
+	printf("sbox layouts: smix of %u hashes, boxes a stride apart, "
+	    "further apart and one by one: %s\n", K, bad ? "FAILED" : "ok");
 	free(mem);
 	free(out[0]);
 	return bad;
