@@ -104,14 +104,6 @@ static int batch_case(yespower_local_t *local, const yespower_params_t *p,
 }
 
 /*
- * The batch API against one hash at a time: every batch size from 0 to 7
- * at the width the library chooses (so the interleaved cores run with
- * several hashes and a remainder), both families, inputs of random
- * lengths; then every width the core can interleave, 1 to its kmax,
- * forced, on a batch of one more input than the width; and a batch with
- * one invalid input fails as a whole with every output all 0xff.
- */
-/*
  * The core's smix called directly with kmax hashes, its S-boxes laid out
  * three ways: YESPOWER_SSTRIDE apart (the batch's interleaved path), with
  * a further gap after each (smix then runs the hashes one at a time) and
@@ -143,7 +135,7 @@ static int check_sbox_layouts(void)
 	out[1] = out[0] + K * Bb;
 	out[2] = out[1] + K * Bb;
 	for (v = 0; v < 2 && !bad; v++) {
-		size_t Sb = YESPOWER_SSTRIDE(versions[v] == YESPOWER_1_0);
+		size_t stride = YESPOWER_SSTRIDE(versions[v] == YESPOWER_1_0);
 		uint8_t *S_all = mem + K * (Vb + XYb + Bb);
 
 		for (k = 0; k < K * Bb; k++)
@@ -159,7 +151,8 @@ static int check_sbox_layouts(void)
 				V[k] = mem + k * (Vb + XYb + Bb);
 				XY[k] = (uint8_t *)V[k] + Vb;
 				B[k] = out[layout] + k * Bb;
-				S[k] = S_all + k * (layout == 1 ? Sb + gap : Sb);
+				S[k] = S_all + k * (layout == 1 ? stride + gap :
+				    stride);
 			}
 			if (layout < 2) {
 				core->smix(K, B, r, N, versions[v], V, XY, S);
@@ -179,6 +172,14 @@ static int check_sbox_layouts(void)
 	return bad;
 }
 
+/*
+ * The batch API against one hash at a time: every batch size from 0 to 7
+ * at the width the library chooses (so the interleaved cores run with
+ * several hashes and a remainder), both families, inputs of random
+ * lengths; then every width the core can interleave, 1 to its kmax,
+ * forced, on a batch of one more input than the width; and a batch with
+ * one invalid input fails as a whole with every output all 0xff.
+ */
 static int check_batches(yespower_local_t *local)
 {
 	unsigned count, b2b, cases = 0, w, widest = 0;
