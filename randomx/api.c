@@ -56,8 +56,8 @@ struct randomx_cache {
 	yespower_region_t pages;
 	rx_argon2_impl impl;
 	int initialized;
-	unsigned generation;		/* counts initializations */
-	uint8_t key_digest[64];		/* BLAKE2b-512 of the key */
+	uint64_t generation;		/* this initialization's number */
+	uint8_t key_digest[64];		/* of what the cache is made from */
 #if RX_HAVE_JIT
 	rx_ss_jit *ss_jit;		/* RANDOMX_FLAG_JIT: compiled programs */
 	int ss_jit_ok;			/* ss_jit holds this key's programs */
@@ -84,8 +84,7 @@ struct randomx_vm {
 	int secure;
 	/* light mode on a cache without compiled programs: the VM's own */
 	rx_ss_jit *own_ss;
-	const randomx_cache *own_ss_cache;
-	unsigned own_ss_generation;
+	uint64_t own_ss_generation;	/* the cache initialization of own_ss */
 	int own_ss_ok;
 #endif
 };
@@ -156,6 +155,34 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 	return cache;
 }
 
+/*
+ * Every initialization in the process gets a number no other had, so a
+ * VM's own compiled programs (light_ss) are never taken for those of a
+ * cache that was released and another allocated at its address.
+ */
+static uint64_t cache_initializations;
+
+/*
+ * key_digest(digest, key, keySize): BLAKE2b-512 of what a cache is made
+ * from (rx_cache_init): the key's first max(keySize mod 2^32,
+ * min(keySize, RX_KEY_MAX_BYTES)) bytes, keyed with those two lengths.
+ * Two keys with the same digest make the same cache, so initializing
+ * again is skipped; a key over 4 GiB is not read past the bytes that
+ * count.
+ */
+static void key_digest(uint8_t digest[64], const void *key, size_t keySize)
+{
+	uint64_t argon_len = (uint32_t)keySize;
+	uint64_t gen_len = keySize < RX_KEY_MAX_BYTES ? keySize :
+	    RX_KEY_MAX_BYTES;
+	uint8_t lens[16];
+
+	le64enc(&lens[0], argon_len);
+	le64enc(&lens[8], gen_len);
+	yespower_blake2b(digest, 64, lens, sizeof(lens), key,
+	    (size_t)(argon_len > gen_len ? argon_len : gen_len));
+}
+
 void randomx_init_cache(randomx_cache *cache, const void *key,
     size_t keySize)
 {
@@ -167,15 +194,20 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 		cache->initialized = 0;
 		return;
 	}
-	yespower_blake2b(digest, sizeof(digest), NULL, 0, key, keySize);
+	key_digest(digest, key, keySize);
 	if (cache->initialized &&
 	    !memcmp(digest, cache->key_digest, sizeof(digest)))
 		return;
-	rx_cache_init(&cache->state, cache->pages.aligned, key, keySize,
-	    cache->impl);
+	if (rx_cache_init(&cache->state, cache->pages.aligned, key, keySize,
+	    cache->impl)) {
+		/* Its VMs give 0xff rather than the former key's hashes. */
+		cache->initialized = 0;
+		return;
+	}
 	memcpy(cache->key_digest, digest, sizeof(digest));
 	cache->initialized = 1;
-	cache->generation++;
+	cache->generation = __atomic_add_fetch(&cache_initializations, 1,
+	    __ATOMIC_RELAXED);
 #if RX_HAVE_JIT
 	/* Without compiled programs the interpreter serves, as without JIT. */
 	if (cache->ss_jit)
@@ -393,13 +425,12 @@ static const rx_ss_jit *light_ss(randomx_vm *vm)
 
 	if (c->ss_jit)
 		return c->ss_jit_ok ? c->ss_jit : NULL;
-	if (vm->own_ss && vm->own_ss_ok && vm->own_ss_cache == c &&
+	if (vm->own_ss && vm->own_ss_ok &&
 	    vm->own_ss_generation == c->generation)
 		return vm->own_ss;
 	if (!vm->own_ss && !(vm->own_ss = rx_ss_jit_new(vm->secure)))
 		return NULL;
 	vm->own_ss_ok = !rx_ss_jit_compile(vm->own_ss, &c->state);
-	vm->own_ss_cache = c;
 	vm->own_ss_generation = c->generation;
 	return vm->own_ss_ok ? vm->own_ss : NULL;
 }

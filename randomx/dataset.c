@@ -1,6 +1,9 @@
 /*
  * dataset.c: the RandomX cache and dataset items (specification, 7).
  */
+#include <errno.h>
+#include <stdint.h>
+
 #include "sysendian.h"
 #include "randomx/blake2-generator.h"
 #include "randomx/dataset.h"
@@ -11,8 +14,14 @@ int rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
 	rx_blake2_generator gen;
 	int i;
 
+	if (!key && keylen) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* The reference gives Argon2d the length as 32 bits: the key's
+	 * first keylen mod 2^32 bytes. */
 	if (rx_argon2d_fill(memory, RX_ARGON2_MEMORY_KIB, RX_ARGON2_ITERATIONS,
-	    key, keylen, RX_ARGON2_SALT, RX_ARGON2_SALT_BYTES, impl))
+	    key, (uint32_t)keylen, RX_ARGON2_SALT, RX_ARGON2_SALT_BYTES, impl))
 		return -1;
 	c->memory = memory;
 	rx_blake2_generator_init(&gen, key, keylen, 0);

@@ -35,12 +35,12 @@ typedef struct rx_cache_state {
  * Make c the cache of key[0 .. keylen - 1]: Argon2d fills memory
  * (RX_CACHE_BYTES, 64-byte aligned) with impl, and the programs are
  * generated.  key may be NULL when keylen is 0.  The specification allows
- * keys up to 60 bytes; longer ones work as in the reference (Argon2d takes
- * all of it, the generator its first 60 bytes).  Returns 0, or -1 with
- * errno = EINVAL, c and memory untouched, if impl is not available
- * (rx_argon2_impl_available) or the key is NULL with a length or longer
- * than 4 GiB.  Takes a fraction of a second; thread-safe for distinct c
- * and memory.
+ * keys up to 60 bytes; longer ones work as in the reference: Argon2d takes
+ * the first keylen mod 2^32 bytes (the reference's 32-bit length), the
+ * generator the first 60.  Returns 0, or -1 with errno = EINVAL, c and
+ * memory untouched, if impl is not available (rx_argon2_impl_available)
+ * or the key is NULL with a length.  Takes a fraction of a second;
+ * thread-safe for distinct c and memory.
  */
 int rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
     size_t keylen, rx_argon2_impl impl);

@@ -129,8 +129,10 @@ RANDOMX_EXPORT randomx_cache *randomx_alloc_cache(randomx_flags flags);
 /*
  * randomx_init_cache(cache, key, keySize):
  * Initialize the cache for key[0 .. keySize - 1] (the specification
- * allows 0 to 60 bytes; longer keys are processed as the reference does).
- * Does nothing if the cache already holds this key.  A NULL cache does
+ * allows 0 to 60 bytes; longer keys are processed as the reference does:
+ * Argon2d takes the first keySize mod 2^32 bytes, the program generator
+ * the first 60).  Does nothing if the cache already holds what this key
+ * makes.  A NULL cache does
  * nothing; a NULL key with keySize > 0 leaves the cache uninitialized
  * (light VMs using it then output all-0xff hashes until it is initialized
  * with a valid key).  See the thread-safety notes above.

@@ -33,6 +33,7 @@
 
 #include <fenv.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,14 +520,15 @@ static void test_batch(randomx_cache *c0)
 /*
  * A JIT VM on a cache allocated without RANDOMX_FLAG_JIT compiles its
  * own SuperscalarHash; a cache initialized with another key (and set
- * again) is followed.
+ * again) is followed, and so is a new cache where a released one was.
  */
 static void test_own_superscalar(randomx_cache *c0)
 {
-	randomx_cache *plain = randomx_alloc_cache(randomx_get_flags() &
-	    RANDOMX_FLAG_ARGON2);
+	randomx_flags argon = randomx_get_flags() & RANDOMX_FLAG_ARGON2;
+	randomx_cache *plain = randomx_alloc_cache(argon);
 	randomx_vm *vm;
 	uint8_t in[128], h[32];
+	uintptr_t was;
 	size_t len;
 
 	if (!plain) {
@@ -549,6 +551,32 @@ static void test_own_superscalar(randomx_cache *c0)
 	len = published_in(1, in);
 	randomx_calculate_hash(vm, in, len, h);
 	check("... set to a JIT cache: 1b", equals_hex(h, published_v1[1]));
+
+	/*
+	 * The VM's own programs are key 000's, made for plain after its
+	 * second initialization.  plain released, a new cache (the allocator
+	 * tends to hand back plain's address) initialized twice as plain
+	 * was, the second time with key 001: the VM must compile again.
+	 */
+	was = (uintptr_t)plain;
+	randomx_release_cache(plain);
+	plain = randomx_alloc_cache(argon);
+	if (!plain) {
+		check("a new cache without JIT", 0);
+		randomx_destroy_vm(vm);
+		return;
+	}
+	randomx_init_cache(plain, "test key 000", 12);
+	randomx_init_cache(plain, "test key 001", 12);
+	randomx_vm_set_cache(vm, plain);
+	len = published_in(3, in);
+	randomx_calculate_hash(vm, in, len, h);
+	check((uintptr_t)plain == was ?
+	    "... a new cache at the released one's address, key 001: 1d" :
+	    "... a new cache (at another address), key 001: 1d",
+	    equals_hex(h, published_v1[3]));
+	printf("a new cache after a released one: %s address\n",
+	    (uintptr_t)plain == was ? "the same" : "another");
 	randomx_destroy_vm(vm);
 	randomx_release_cache(plain);
 }

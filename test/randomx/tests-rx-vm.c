@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fenv.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1512,6 +1513,42 @@ static void test_misuse(randomx_cache *c1)
 }
 
 /*
+ * A key over 4 GiB: the reference gives Argon2d the key's length as 32
+ * bits, so of 2^32 + 1 zero bytes it hashes one, and the generator takes
+ * the first 60.  The answer is the reference's (tevador/RandomX's
+ * randomx_init_cache and randomx_calculate_hash, interpreted light mode,
+ * on that key and "input").  Untouched anonymous pages serve as the key:
+ * only its first 60 bytes are read.
+ */
+static void test_long_key(randomx_cache *c)
+{
+#if SIZE_MAX > UINT32_MAX
+	const size_t n = ((size_t)1 << 32) + 1;
+	void *key = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_NORESERVE, -1, 0);
+	randomx_vm *vm;
+	uint8_t h[32];
+
+	if (key == MAP_FAILED) {
+		check("a key of 2^32 + 1 bytes: no address space for it", 0);
+		return;
+	}
+	randomx_init_cache(c, key, n);
+	vm = vm_of(hard_aes_flag(), c);
+	memset(h, 0, sizeof(h));
+	randomx_calculate_hash(vm, "input", 5, h);
+	check("a key of 2^32 + 1 zero bytes: the reference's hash",
+	    equals_hex(h, "260e7d7e0bbf49515109624c942c37f8"
+	    "3b57fa0f782c7dacbedc2466fe6ae1fa"));
+	randomx_destroy_vm(vm);
+	munmap(key, n);
+#else
+	(void)c;
+	skip("a key over 4 GiB: size_t has 32 bits here");
+#endif
+}
+
+/*
  * The bytes the process has mapped, from /proc/self/maps (Linux; which
  * qemu-user shows as the guest's, unlike /proc/self/statm), or -1.
  */
@@ -1671,6 +1708,7 @@ int main(int argc, char **argv)
 	test_batch(cache0);
 	test_rounding_kept(cache0);
 	test_misuse(cache1);
+	test_long_key(cache1);
 	test_memory_released();
 	test_hash_vectors(cache1);
 
