@@ -75,7 +75,7 @@ typedef struct {
 	int randomx, rx_v2, rx_full, rx_large_pages, rx_soft_aes;
 	int rx_interpreter;
 	/* the hashing API (--hashes) */
-	int hashes, cpu_time, merkle_min, merkle_max;
+	int hashes, cpu_time, merkle_given, merkle_min, merkle_max;
 	double ghz;
 	const char *only;
 	/* the harness */

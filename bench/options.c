@@ -107,21 +107,32 @@ static void print_usage(void)
 	    stdout);
 }
 
-/* A duration for -s / -w: a plain decimal number from 0 to a day. */
-static double parse_seconds(const char *name, const char *s)
+/*
+ * A plain decimal number from 0 to max (digits, a point, an exponent:
+ * strtod's hexadecimal, infinity and nan forms are refused), or a usage
+ * error naming the option and what it takes.
+ */
+static double parse_decimal(const char *name, const char *s, double max,
+    const char *takes)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
+	if ((!isdigit((unsigned char)s[0]) && s[0] != '.') ||
+	    s[strspn(s, "0123456789.eE+-")])
 		end = (char *)s;
 	/* v - v == 0 only for a finite v. */
-	if (end == s || *end || errno || v - v != 0 || v < 0 || v > 86400)
-		bench_usage_error("invalid %s '%s' (seconds, from 0 to 86400)",
-		    name, s);
+	if (end == s || *end || errno || v - v != 0 || v < 0 || v > max)
+		bench_usage_error("invalid %s '%s' (%s)", name, s, takes);
 	return v;
+}
+
+/* A duration for -s / -w: up to a day. */
+static double parse_seconds(const char *name, const char *s)
+{
+	return parse_decimal(name, s, 86400, "seconds, from 0 to 86400");
 }
 
 static void parse_threads(bench_options *o, const char *s)
@@ -259,7 +270,7 @@ static void check_randomx(const bench_options *o)
 static void check_hashes(const bench_options *o)
 {
 	const char *h = o->ghz > 0 ? "--ghz" : o->cpu_time ? "--cpu-time" :
-	    o->merkle_max ? "--merkle" : o->only ? "--only" : NULL;
+	    o->merkle_given ? "--merkle" : o->only ? "--only" : NULL;
 
 	if (!o->hashes && h)
 		bench_usage_error("%s goes with --hashes", h);
@@ -295,7 +306,7 @@ static void check_options(bench_options *o)
 		o->params.version = YESPOWER_1_0;
 	if (o->preset)
 		o->params = o->preset->params;
-	if (o->hashes && !o->merkle_max) {
+	if (o->hashes && !o->merkle_given) {
 		o->merkle_min = 20;
 		o->merkle_max = 24;
 	}
@@ -305,8 +316,14 @@ static void check_options(bench_options *o)
 		    errno == EINVAL ? "no such core in this build" :
 		    strerror(errno));
 	if (!o->nthreads) {
+		int max = omp_get_max_threads();
+
+		if (max > BENCH_MAX_THREADS)
+			bench_usage_error("OpenMP gives %d threads (OMP_NUM_"
+			    "THREADS?); at most %d a run: use -t", max,
+			    BENCH_MAX_THREADS);
 		o->threads[o->nthreads++] = 1;
-		o->threads[o->nthreads++] = omp_get_max_threads();
+		o->threads[o->nthreads++] = max;
 	}
 	if (!o->seconds_given)
 		o->seconds = o->components ? 0.25 : o->hashes ? 1.0 : 2.0;
@@ -430,7 +447,7 @@ static void apply_option(bench_options *o, int c, const char *arg)
 		o->hashes = 1;
 		break;
 	case OPT_GHZ:
-		o->ghz = parse_seconds("--ghz", optarg);
+		o->ghz = parse_decimal("--ghz", optarg, 100, "0 to 100");
 		if (!(o->ghz > 0 && o->ghz < 100))
 			bench_usage_error("invalid --ghz '%s' (0 to 100)",
 			    optarg);
@@ -439,11 +456,16 @@ static void apply_option(bench_options *o, int c, const char *arg)
 		o->cpu_time = 1;
 		break;
 	case OPT_MERKLE:
-		if (sscanf(optarg, "%d-%d%c", &o->merkle_min, &o->merkle_max,
-		    &extra) != 2 || o->merkle_min < 0 || o->merkle_max > 30 ||
-		    o->merkle_min > o->merkle_max)
+		/* Digits and one dash only, at most two digits a number: no
+		 * spaces or signs sscanf would skip, no wrapping values. */
+		if (!isdigit((unsigned char)optarg[0]) ||
+		    optarg[strspn(optarg, "0123456789-")] ||
+		    sscanf(optarg, "%2d-%2d%c", &o->merkle_min,
+		    &o->merkle_max, &extra) != 2 || o->merkle_min < 0 ||
+		    o->merkle_max > 30 || o->merkle_min > o->merkle_max)
 			bench_usage_error("invalid --merkle '%s' (MIN-MAX, 0 to "
 			    "30)", optarg);
+		o->merkle_given = 1;
 		break;
 	case OPT_ONLY:
 		if (strcmp(optarg, "sha256") && strcmp(optarg, "recursive") &&

@@ -159,6 +159,8 @@ bad "'nan'" -s nan
 bad "'inf'" -s inf
 bad "'1e999'" -s 1e999
 bad "'-s'" -s
+bad "'0x10'" -s 0x10
+bad "'0x1p-10'" -w 0x1p-10
 bad "'x'" -w x
 bad "'--bogus'" --bogus
 bad "'-x'" -x
@@ -184,6 +186,23 @@ bad "--ghz" --ghz 3
 bad "--hashes" --hashes 10
 bad "'x'" --hashes --only x
 bad "'5-3'" --hashes --merkle 5-3
+bad "'4294967296-1'" --hashes --merkle 4294967296-1
+bad "' 0-1'" --hashes --merkle " 0-1"
+bad "--merkle" --merkle 0-0
+bad "'1e400'" --hashes --ghz 1e400
+bad "(0 to 100)" --hashes --ghz 100000
+# more threads from OpenMP than a run takes (the RandomX dataset build
+# keeps an array of BENCH_MAX_THREADS)
+omp_was=${OMP_NUM_THREADS-unset}
+OMP_NUM_THREADS=1500
+export OMP_NUM_THREADS
+bad "1500 threads" -s 0 5
+bad "1500 threads" --randomx --full -s 0
+if [ "$omp_was" = unset ]; then
+	unset OMP_NUM_THREADS
+else
+	OMP_NUM_THREADS=$omp_was
+fi
 bad "--v2" --v2
 bad "--full" --full 10
 bad "'10'" --randomx 10

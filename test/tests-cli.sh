@@ -256,6 +256,9 @@ suite_cli() {
 	expect "unknown option" 2 "" "unknown option '--frobnicate'" \
 	    -- "$Y" --frobnicate
 	expect "unknown short option" 2 "" "unknown option '-x'" -- "$Y" -x
+	# a byte of a UTF-8 letter, in a group: named, not another argument
+	expect "non-ASCII short option" 2 "" "unknown option byte 0xc3" \
+	    -- "$Y" -N 2048 -q$(printf '\303\251') 00
 	expect "ambiguous option" 2 "" \
 	    "ambiguous option '--p' (--preset, --pers, --pers-hex, --pers-input)" \
 	    -- "$Y" --p x 00

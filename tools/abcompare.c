@@ -24,6 +24,8 @@
 #define _GNU_SOURCE 1
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -83,6 +85,8 @@ static char *private_copy(const char *path)
 	if ((fd = mkstemps(copy, 3)) < 0 || !(out = fdopen(fd, "wb")) ||
 	    !(in = fopen(path, "rb"))) {
 		fprintf(stderr, "abcompare: cannot copy %s to %s\n", path, copy);
+		if (fd >= 0)
+			unlink(copy);
 		exit(2);
 	}
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
@@ -197,6 +201,48 @@ static double slice(const side *sd, const yespower_params_t *p, int threads,
 	return now() - t0;
 }
 
+/*
+ * arg_num(what, s, lo, hi): the whole of s as a number from lo to hi, or
+ * a message and exit status 2.
+ */
+static double arg_num(const char *what, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !(v >= lo && v <= hi)) {
+		fprintf(stderr, "abcompare: %s '%s': not a number from %.10g "
+		    "to %.10g\n", what, s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
+/* The same for a whole number. */
+static unsigned long arg_uint(const char *what, const char *s,
+    unsigned long lo, unsigned long hi)
+{
+	double v = arg_num(what, s, (double)lo, (double)hi);
+
+	if (v != (double)(unsigned long)v) {
+		fprintf(stderr, "abcompare: %s '%s': not a whole number\n",
+		    what, s);
+		exit(2);
+	}
+	return (unsigned long)v;
+}
+
+/* The private copy of a library given twice: removed however we exit. */
+static char *copy_path;
+
+static void remove_copy(void)
+{
+	if (copy_path)
+		unlink(copy_path);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -218,39 +264,46 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "s:S:t:k:a:b:A:B:")) != -1) {
 		switch (opt) {
-		case 'S': slice_seconds = atof(optarg); break;
-		case 'A': batch_a = (unsigned)atoi(optarg); break;
-		case 'B': batch_b = (unsigned)atoi(optarg); break;
+		case 'S':
+			slice_seconds = arg_num("-S", optarg, 1e-6, 3600);
+			break;
+		case 'A': batch_a = arg_uint("-A", optarg, 1, 64); break;
+		case 'B': batch_b = arg_uint("-B", optarg, 1, 64); break;
 		case 'a': impl_a = optarg; break;
 		case 'b': impl_b = optarg; break;
-		case 's': seconds = atof(optarg); break;
-		case 't': threads = atoi(optarg); break;
-		case 'k': k = (unsigned)atoi(optarg); break;
+		case 's': seconds = arg_num("-s", optarg, 1e-6, 86400); break;
+		case 't': threads = arg_uint("-t", optarg, 1, 1024); break;
+		case 'k': k = arg_uint("-k", optarg, 1, 1u << 30); break;
 		default: return 2;
 		}
 	}
-	if (argc - optind < 5 || threads < 1 || batch_a < 1 || batch_a > 64 ||
-	    batch_b < 1 || batch_b > 64) {
+	if (argc - optind < 5) {
 		fprintf(stderr, "usage: abcompare [-s SECONDS] [-S SLICE-SECONDS] "
 		    "[-k SLICE] [-t THREADS] [-a CORE] [-b CORE] [-A BATCH] "
 		    "[-B BATCH] LIB_A LIB_B VERSION N R [PERS]\n");
 		return 2;
 	}
+	p.version = (yespower_version_t)arg_uint("VERSION", argv[optind + 2],
+	    5, 10);
+	if (p.version != YESPOWER_0_5 && p.version != YESPOWER_1_0) {
+		fprintf(stderr, "abcompare: VERSION is 5 or 10\n");
+		return 2;
+	}
+	p.N = (uint32_t)arg_uint("N", argv[optind + 3], 1, UINT32_MAX);
+	p.r = (uint32_t)arg_uint("R", argv[optind + 4], 1, UINT32_MAX);
 	fa = load(argv[optind], impl_a, batch_a);
 	if (same_file(argv[optind], argv[optind + 1])) {
-		char *copy = private_copy(argv[optind + 1]);
-
-		fb = load(copy, impl_b, batch_b);
-		unlink(copy);
-		free(copy);
+		copy_path = private_copy(argv[optind + 1]);
+		atexit(remove_copy);
+		fb = load(copy_path, impl_b, batch_b);
+		unlink(copy_path);
+		free(copy_path);
+		copy_path = NULL;
 	} else {
 		fb = load(argv[optind + 1], impl_b, batch_b);
 	}
 	/* Slices are whole numbers of calls on every thread, on both sides. */
 	unit = (unsigned)threads * batch_a * batch_b;
-	p.version = (yespower_version_t)atoi(argv[optind + 2]);
-	p.N = (uint32_t)atoi(argv[optind + 3]);
-	p.r = (uint32_t)atoi(argv[optind + 4]);
 	p.pers = argc - optind > 5 ? (const uint8_t *)argv[optind + 5] : NULL;
 	p.perslen = p.pers ? strlen((const char *)p.pers) : 0;
 
@@ -270,6 +323,8 @@ int main(int argc, char **argv)
 		k = (unsigned)(slice_seconds / (t / (2 * unit)));
 	}
 	k = (k + unit - 1) / unit * unit;
+	if (!k)
+		k = unit;
 
 	ratio = malloc(maxpairs * sizeof(*ratio));
 	memset(&da, 0, sizeof(da));

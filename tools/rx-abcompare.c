@@ -531,7 +531,7 @@ int main(int argc, char **argv)
 		else
 			np = 99;
 	}
-	if (np != 2 || seconds <= 0 || slice_s <= 0 || threads < 1 ||
+	if (np != 2 || !(seconds > 0) || !(slice_s > 0) || threads < 1 ||
 	    threads > 64 || repeat < 1 || repeat > 64 || hash_threads < 1 ||
 	    hash_threads > MAX_THREADS ||
 	    (hash_threads > 1 && slice_clock != CLOCK_MONOTONIC) ||

@@ -205,6 +205,17 @@ void util_bad_option(const struct option *opts, const char *arg, int optopt,
 	const char *name = arg + 2, *eq;
 	size_t len, i, n = 0, used;
 
+	/*
+	 * A byte that is no printable character (getopt's optopt, a plain
+	 * char, may be negative) comes from a group of short options, and
+	 * getopt moves optind past a group only at its end: arg may then be
+	 * the argument before.  Name the byte instead.
+	 */
+	if (optopt != 0 && optopt < 256 && !(optopt > ' ' && optopt < 127)) {
+		snprintf(msg, msgsize, "unknown option byte 0x%02x",
+		    (unsigned)optopt & 0xff);
+		return;
+	}
 	if (arg[0] != '-' || arg[1] != '-') {
 		if (optopt > ' ' && optopt < 127)
 			snprintf(msg, msgsize, "unknown option '-%c'", optopt);
