@@ -465,11 +465,16 @@ rx_run() {
 	    fail "$1: printed '$got' ($(head -c 300 "$TMP/err"))"
 }
 
-# rx_needs NAME PROGRAM: linked against librandomx.so.0, the installed
-# SONAME, and resolved there (not to the tree's or the system's copy).
+# rx_needs NAME PROGRAM LIBDIR: linked against librandomx.so.0, the
+# installed SONAME, which the loader finds in LIBDIR (with LIBDIR on
+# LD_LIBRARY_PATH, as rx_run runs it), not in the tree or the system.
 rx_needs() {
 	readelf -d "$2" | grep -q 'NEEDED.*\[librandomx\.so\.0\]' && pass ||
 	    fail "$1: the program does not link librandomx.so.0"
+	got=$(LD_LIBRARY_PATH="$3" ldd "$2" 2> /dev/null |
+	    sed -n 's/^[[:space:]]*librandomx\.so\.0 => \([^ ]*\) .*/\1/p')
+	[ "$got" = "$3/librandomx.so.0" ] && pass ||
+	    fail "$1: librandomx.so.0 resolves to '$got', not $3/librandomx.so.0"
 }
 
 # check_randomx_files P: what install put under prefix P.
@@ -518,7 +523,7 @@ check_randomx_programs() {
 	if flags=$(env "$@" pkg-config --cflags --libs randomx) &&
 	    $CC -std=c11 test/install/rx-installed.c -o "$TMP/rx-pc" \
 	    $flags > "$TMP/log" 2>&1; then
-		rx_needs "pkg-config ($p)" "$TMP/rx-pc"
+		rx_needs "pkg-config ($p)" "$TMP/rx-pc" "$libdir"
 		rx_run "pkg-config ($p)" "$TMP/rx-pc" "$libdir"
 	else
 		fail "$p: building with pkg-config randomx: $(cat "$TMP/log")"
@@ -537,7 +542,7 @@ check_randomx_programs() {
 	if $CC -std=c11 -I"$(dirname "$libdir")/include" \
 	    test/install/rx-installed.c -o "$TMP/rx-l" -L"$libdir" \
 	    -lrandomx > "$TMP/log" 2>&1; then
-		rx_needs "-lrandomx ($p)" "$TMP/rx-l"
+		rx_needs "-lrandomx ($p)" "$TMP/rx-l" "$libdir"
 		rx_run "-lrandomx ($p)" "$TMP/rx-l" "$libdir"
 	else
 		fail "$p: building with -lrandomx: $(cat "$TMP/log")"
@@ -560,7 +565,7 @@ check_randomx_cmake() {
 		    "$TMP/cmake/CMakeCache.txt" && pass ||
 		    fail "cmake ($1): RandomX found elsewhere:" \
 		    "$(grep ^RandomX_DIR "$TMP/cmake/CMakeCache.txt")"
-		rx_needs "cmake ($1)" "$TMP/cmake/rx-installed-shared"
+		rx_needs "cmake ($1)" "$TMP/cmake/rx-installed-shared" "$2"
 		rx_run "cmake RandomX::randomx ($1)" \
 		    "$TMP/cmake/rx-installed-shared" "$2"
 		rx_run "cmake RandomX::randomx_static ($1)" \
