@@ -22,8 +22,8 @@
 # It never skips: without monerod, Debian's librandomx0 or curl it fails
 # and says what to install.  The daemons and their data are removed
 # however it exits.  Usage: sh tests-monerod.sh (from the top of the tree,
-# after `make`); MAKE and CC as for make.  About 3 to 5 minutes on two
-# cores, most of it the two 2 GiB datasets.
+# after `make`); MAKE and CC as for make.  About two minutes of CPU, most
+# of it the two 2 GiB datasets, and some 5 GiB of memory at the peak.
 
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
