@@ -1,15 +1,21 @@
 # mk/install.mk: make install and uninstall (with a generated
-# yespower.pc); the checks of the `yespower` tool (build/yespower), of the
+# yespower.pc, and RandomX with randomx.pc and a CMake package); the checks of the `yespower` tool (build/yespower), of the
 # installed copy and of the Python module (python/).
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=]   headers, libraries, the
-#                       tool and yespower.pc (BINDIR, LIBDIR, INCLUDEDIR
-#                       and PKGCONFIGDIR may be set one by one)
+#                       tool and yespower.pc; randomx.h, librandomx.a,
+#                       librandomx.so.0.0.0 with its links librandomx.so.0
+#                       and librandomx.so (the names of Debian's
+#                       librandomx0, so that it stands in for it),
+#                       randomx.pc and LIBDIR/cmake/RandomX (BINDIR,
+#                       LIBDIR, INCLUDEDIR, PKGCONFIGDIR and CMAKEDIR may be
+#                       set one by one)
 #   make uninstall      removes exactly those files
 #   make check-cli      the tool against test/vectors/chains.txt and TESTS-OK
-#   make check-install  install into a temporary prefix; a program built
-#                       with pkg-config runs; only yespower.h's functions
-#                       are exported
+#   make check-install  install into a temporary prefix; programs built
+#                       with pkg-config (yespower and RandomX), CMake's
+#                       find_package(RandomX) and plain -lrandomx run;
+#                       only the headers' functions are exported
 #   make check-python   the Python module, from the tree
 #   make check-python-pip   python3 -m pip install ./python into a fresh
 #                       venv, then the same tests against the installed copy
@@ -20,8 +26,43 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR ?= $(LIBDIR)/cmake/RandomX
 INSTALL ?= install
 PYTHON ?= python3
+
+# The version randomx.pc and the CMake package give: the reference's
+# release whose randomx.h this library's matches function for function.
+RX_API_VERSION = 2.0.0
+RX_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@CMAKEDIR@|$(CMAKEDIR)|g' \
+	-e 's|@VERSION@|$(RX_API_VERSION)|g' -e 's|@SONAME@|$(RX_SONAME)|g' \
+	-e 's|@SOFILE@|$(RX_SOFILE)|g' \
+	-e "s|@SIZEOF_VOID_P@|$$($(CC) -dM -E - < /dev/null | \
+	    sed -n 's/^\#define __SIZEOF_POINTER__ //p')|g"
+RX_INSTALL_IN = randomx/randomx.pc.in randomx/RandomXConfig.cmake.in \
+	randomx/RandomXConfigVersion.cmake.in
+
+install: install-randomx
+# (mk/randomx.mk, read after this file, names these libraries RX_LIBS.)
+RX_INSTALL_LIBS = $(B)/randomx/librandomx.a $(B)/randomx/librandomx.so
+install-randomx: $(RX_INSTALL_LIBS) $(RX_INSTALL_IN)
+	$(INSTALL) -d "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(LIBDIR)" \
+		"$(DESTDIR)$(PKGCONFIGDIR)" "$(DESTDIR)$(CMAKEDIR)"
+	$(INSTALL) -m 644 randomx/randomx.h "$(DESTDIR)$(INCLUDEDIR)/randomx.h"
+	$(INSTALL) -m 644 $(RX_BUILD)/librandomx.a \
+		"$(DESTDIR)$(LIBDIR)/librandomx.a"
+	$(INSTALL) -m 755 $(RX_BUILD)/$(RX_SOFILE) \
+		"$(DESTDIR)$(LIBDIR)/$(RX_SOFILE)"
+	ln -sf $(RX_SOFILE) "$(DESTDIR)$(LIBDIR)/$(RX_SONAME)"
+	ln -sf $(RX_SONAME) "$(DESTDIR)$(LIBDIR)/librandomx.so"
+	$(RX_SUBST) randomx/randomx.pc.in > "$(DESTDIR)$(PKGCONFIGDIR)/randomx.pc"
+	$(RX_SUBST) randomx/RandomXConfig.cmake.in \
+		> "$(DESTDIR)$(CMAKEDIR)/RandomXConfig.cmake"
+	$(RX_SUBST) randomx/RandomXConfigVersion.cmake.in \
+		> "$(DESTDIR)$(CMAKEDIR)/RandomXConfigVersion.cmake"
+	chmod 644 "$(DESTDIR)$(PKGCONFIGDIR)/randomx.pc" \
+		"$(DESTDIR)$(CMAKEDIR)/RandomXConfig.cmake" \
+		"$(DESTDIR)$(CMAKEDIR)/RandomXConfigVersion.cmake"
 
 install: $(LIBS) $(B)/yespower yespower.pc.in
 	$(INSTALL) -d "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(LIBDIR)" \
@@ -47,8 +88,17 @@ uninstall:
 		"$(DESTDIR)$(LIBDIR)/$(SONAME)" \
 		"$(DESTDIR)$(LIBDIR)/libyespower.so" \
 		"$(DESTDIR)$(BINDIR)/yespower" \
-		"$(DESTDIR)$(PKGCONFIGDIR)/yespower.pc"
-	@for d in "$(PKGCONFIGDIR)" "$(INCLUDEDIR)" "$(BINDIR)" "$(LIBDIR)"; do \
+		"$(DESTDIR)$(PKGCONFIGDIR)/yespower.pc" \
+		"$(DESTDIR)$(INCLUDEDIR)/randomx.h" \
+		"$(DESTDIR)$(LIBDIR)/librandomx.a" \
+		"$(DESTDIR)$(LIBDIR)/$(RX_SOFILE)" \
+		"$(DESTDIR)$(LIBDIR)/$(RX_SONAME)" \
+		"$(DESTDIR)$(LIBDIR)/librandomx.so" \
+		"$(DESTDIR)$(PKGCONFIGDIR)/randomx.pc" \
+		"$(DESTDIR)$(CMAKEDIR)/RandomXConfig.cmake" \
+		"$(DESTDIR)$(CMAKEDIR)/RandomXConfigVersion.cmake"
+	@for d in "$(CMAKEDIR)" "$(PKGCONFIGDIR)" "$(INCLUDEDIR)" \
+	    "$(BINDIR)" "$(LIBDIR)"; do \
 		while [ "$$d" != / ] && [ "$$d" != . ] && \
 		    rmdir "$(DESTDIR)$$d" 2>/dev/null; do \
 			[ -n "$(DESTDIR)" ] || [ "$$d" != "$(PREFIX)" ] || \
@@ -60,7 +110,7 @@ uninstall:
 check-cli: $(B)/yespower
 	@sh test/tests-cli.sh cli
 
-check-install: $(LIBS) $(B)/yespower
+check-install: $(LIBS) $(B)/yespower $(RX_INSTALL_LIBS)
 	@MAKE="$(MAKE)" CC="$(CC)" sh test/tests-cli.sh install
 
 check-python: $(SONAME)
@@ -73,4 +123,4 @@ clean: clean-python
 clean-python:
 	rm -rf python/__pycache__ python/*/__pycache__
 
-.PHONY: install uninstall clean-python check-python-pip
+.PHONY: install install-randomx uninstall clean-python check-python-pip

@@ -2,7 +2,7 @@
 # build/randomx/ with its own flags.
 #
 #   make                  also build/randomx/librandomx.a and librandomx.so
-#                         (SONAME librandomx.so.1, exporting randomx.h only)
+#                         (SONAME librandomx.so.0, exporting randomx.h only)
 #   make check-randomx    (in `make check`) the RandomX test programs
 #   make check-randomx-qemu   the suites under qemu-x86_64 as qemu64,
 #                         Westmere and Haswell CPUs (test/randomx/
@@ -65,7 +65,13 @@ RX_LDLIBS = -lpthread -lm
 RX_LIB_SRCS = $(RX_SRCS) $(RX_SHARED_SRCS) $(if $(RX_IS_X86),$(RX_X86_SRCS))
 RX_LIB_OBJS = $(addprefix $(RX_BUILD)/,$(notdir $(RX_LIB_SRCS:.c=.o)))
 RX_TEST_PROGS = $(addprefix $(RX_BUILD)/,$(notdir $(RX_TESTS:.c=)))
-RX_SONAME = librandomx.so.1
+# The reference's shared library is librandomx.so.0 wherever it is
+# packaged (Debian's librandomx0: the file librandomx.so.0.0.0 and the
+# links librandomx.so.0 and librandomx.so), and programs such as monerod
+# are linked against that name: ours takes the same SONAME and file names so
+# that it can stand in for it.  mk/install.mk installs it.
+RX_SONAME = librandomx.so.0
+RX_SOFILE = librandomx.so.0.0.0
 RX_LIBS = $(RX_BUILD)/librandomx.a $(RX_BUILD)/librandomx.so
 
 all: $(RX_LIBS)
@@ -84,10 +90,13 @@ $(RX_BUILD)/librandomx.a: $(RX_LIB_OBJS)
 	$(AR) rcs $@ $(RX_LIB_OBJS)
 
 # Only the randomx_* API is exported (randomx/librandomx.map).
-$(RX_BUILD)/$(RX_SONAME): $(RX_LIB_OBJS) randomx/librandomx.map
+$(RX_BUILD)/$(RX_SOFILE): $(RX_LIB_OBJS) randomx/librandomx.map
 	$(CC) -shared -Wl,-soname,$(RX_SONAME) \
 		-Wl,--version-script=randomx/librandomx.map \
 		$(LDFLAGS) -o $@ $(RX_LIB_OBJS) $(RX_LDLIBS)
+
+$(RX_BUILD)/$(RX_SONAME): $(RX_BUILD)/$(RX_SOFILE)
+	ln -sf $(RX_SOFILE) $@
 
 $(RX_BUILD)/librandomx.so: $(RX_BUILD)/$(RX_SONAME)
 	ln -sf $(RX_SONAME) $@

@@ -5,7 +5,8 @@
 #
 #   sh tests-cli.sh cli          the tool (build/yespower)
 #   sh tests-cli.sh install      make install/uninstall into temporary
-#                                prefixes; pkg-config; exported symbols
+#                                prefixes; pkg-config; exported symbols;
+#                                RandomX by pkg-config, CMake and -lrandomx
 #   sh tests-cli.sh python       the Python module, from the tree
 #   sh tests-cli.sh python-pip   python3 -m pip install ./python into a
 #                                fresh venv, then the module's tests there
@@ -437,6 +438,153 @@ check_empty() {
 	[ -z "$left" ] && pass || fail "$2: left behind: $left"
 }
 
+# ---- RandomX, installed as a stand-in for the reference's librandomx ----
+
+# The light-mode answers of the reference's first test vector ("test key
+# 000", "This is a test"; its src/tests/tests.cpp): v1, v2, and v2's
+# commitment, as test/install/rx-installed.c prints them.
+RX_ANSWERS="639183aae1bf4c9a35884cb46b09cad9175f04efd7684e7262a0ac1c2f0b4e3f
+22ec6b861b3eb23686b2efbad69513c967ecfce80983df66c9c5b4fbfb4cdb6f
+133be717399046b03ae82ce8ddd9d1ee4d3ea7fca03a50dec09b6848cbb98e18"
+
+# The functions of the reference's randomx.h (v1.1.10's seventeen and
+# v2.0's randomx_get_cache_memory and randomx_calculate_commitment): the
+# library exports these and nothing else.
+RX_API="randomx_alloc_cache randomx_alloc_dataset randomx_calculate_commitment
+randomx_calculate_hash randomx_calculate_hash_first randomx_calculate_hash_last
+randomx_calculate_hash_next randomx_create_vm randomx_dataset_item_count
+randomx_destroy_vm randomx_get_cache_memory randomx_get_dataset_memory
+randomx_get_flags randomx_init_cache randomx_init_dataset randomx_release_cache
+randomx_release_dataset randomx_vm_set_cache randomx_vm_set_dataset"
+
+# rx_run NAME PROGRAM [LIBDIR]: the program, with the installed shared
+# library found in LIBDIR (if given), prints the published answers.
+rx_run() {
+	got=$(env ${3:+LD_LIBRARY_PATH="$3"} "$2" 2> "$TMP/err")
+	[ "$got" = "$RX_ANSWERS" ] && pass ||
+	    fail "$1: printed '$got' ($(head -c 300 "$TMP/err"))"
+}
+
+# rx_needs NAME PROGRAM LIBDIR: linked against librandomx.so.0, the
+# installed SONAME, which the loader finds in LIBDIR (with LIBDIR on
+# LD_LIBRARY_PATH, as rx_run runs it), not in the tree or the system.
+rx_needs() {
+	readelf -d "$2" | grep -q 'NEEDED.*\[librandomx\.so\.0\]' && pass ||
+	    fail "$1: the program does not link librandomx.so.0"
+	got=$(LD_LIBRARY_PATH="$3" ldd "$2" 2> /dev/null |
+	    sed -n 's/^[[:space:]]*librandomx\.so\.0 => \([^ ]*\) .*/\1/p')
+	[ "$got" = "$3/librandomx.so.0" ] && pass ||
+	    fail "$1: librandomx.so.0 resolves to '$got', not $3/librandomx.so.0"
+}
+
+# check_randomx_files P: what install put under prefix P.
+check_randomx_files() {
+	for f in include/randomx.h lib/librandomx.a lib/librandomx.so.0.0.0 \
+	    lib/pkgconfig/randomx.pc lib/cmake/RandomX/RandomXConfig.cmake \
+	    lib/cmake/RandomX/RandomXConfigVersion.cmake; do
+		[ -f "$1/$f" ] && [ ! -h "$1/$f" ] && pass ||
+		    fail "install: no file $f"
+	done
+	# Debian's librandomx0 and librandomx-dev names.
+	[ "$(readlink "$1/lib/librandomx.so.0")" = librandomx.so.0.0.0 ] &&
+	    [ "$(readlink "$1/lib/librandomx.so")" = librandomx.so.0 ] &&
+	    pass || fail "install: librandomx.so -> librandomx.so.0 ->" \
+	    "librandomx.so.0.0.0 not there"
+	readelf -d "$1/lib/librandomx.so.0.0.0" |
+	    grep -q 'SONAME.*\[librandomx\.so\.0\]' && pass ||
+	    fail "install: SONAME is not librandomx.so.0"
+	cmp -s randomx/randomx.h "$1/include/randomx.h" && pass ||
+	    fail "install: include/randomx.h is not randomx/randomx.h"
+
+	# The reference's functions, all of them functions, nothing else.
+	echo "$RX_API" | tr ' ' '\n' | sort > "$TMP/rx-api"
+	nm -D --defined-only "$1/lib/librandomx.so.0.0.0" |
+	    awk '{ print $NF }' | sed 's/@.*//' | sort > "$TMP/rx-exported"
+	cmp -s "$TMP/rx-api" "$TMP/rx-exported" && pass ||
+	    fail "librandomx exports other than the reference's functions:" \
+	    "$(diff "$TMP/rx-api" "$TMP/rx-exported" | grep '^[<>]' |
+	    tr '\n' ' ')"
+	nm -D --defined-only "$1/lib/librandomx.so.0.0.0" |
+	    awk '$2 != "T" { bad = 1 } END { exit bad }' && pass ||
+	    fail "librandomx exports something other than functions"
+	# And randomx.h declares exactly those.
+	grep -E '^RANDOMX_EXPORT' randomx/randomx.h |
+	    sed -E 's/^.*[ *](randomx_[a-z0-9_]*)\(.*$/\1/' | sort |
+	    cmp -s - "$TMP/rx-api" && pass ||
+	    fail "randomx/randomx.h does not declare the reference's functions"
+}
+
+# check_randomx_programs P LIBDIR [VAR=VALUE...]: the program built by
+# pkg-config (the VARs for it), by plain -I/-L/-lrandomx, and with the
+# static library; each prints the published answers.
+check_randomx_programs() {
+	p=$1 libdir=$2
+	shift 2
+	if flags=$(env "$@" pkg-config --cflags --libs randomx) &&
+	    $CC -std=c11 test/install/rx-installed.c -o "$TMP/rx-pc" \
+	    $flags > "$TMP/log" 2>&1; then
+		rx_needs "pkg-config ($p)" "$TMP/rx-pc" "$libdir"
+		rx_run "pkg-config ($p)" "$TMP/rx-pc" "$libdir"
+	else
+		fail "$p: building with pkg-config randomx: $(cat "$TMP/log")"
+	fi
+	env "$@" pkg-config --static --libs randomx | grep -q -- '-lpthread -lm' &&
+	    pass || fail "$p: pkg-config --static --libs randomx lacks -lpthread -lm"
+	if flags=$(env "$@" pkg-config --cflags randomx) &&
+	    $CC -std=c11 $flags test/install/rx-installed.c \
+	    -o "$TMP/rx-pc-static" "$libdir/librandomx.a" -lpthread -lm \
+	    > "$TMP/log" 2>&1 &&
+	    ! readelf -d "$TMP/rx-pc-static" | grep -q librandomx; then
+		rx_run "librandomx.a ($p)" "$TMP/rx-pc-static"
+	else
+		fail "$p: building with librandomx.a: $(cat "$TMP/log")"
+	fi
+	if $CC -std=c11 -I"$(dirname "$libdir")/include" \
+	    test/install/rx-installed.c -o "$TMP/rx-l" -L"$libdir" \
+	    -lrandomx > "$TMP/log" 2>&1; then
+		rx_needs "-lrandomx ($p)" "$TMP/rx-l" "$libdir"
+		rx_run "-lrandomx ($p)" "$TMP/rx-l" "$libdir"
+	else
+		fail "$p: building with -lrandomx: $(cat "$TMP/log")"
+	fi
+}
+
+# check_randomx_cmake P LIBDIR: find_package(RandomX) from prefix P.
+check_randomx_cmake() {
+	if ! command -v cmake > /dev/null; then
+		skipped=$((skipped + 1))
+		why="$why${why:+; }no cmake, find_package(RandomX) not built (apt-get install cmake)"
+		return
+	fi
+	rm -rf "$TMP/cmake"
+	if cmake -S test/install/cmake -B "$TMP/cmake" \
+	    -DCMAKE_PREFIX_PATH="$1" -DCMAKE_C_COMPILER="$CC" \
+	    > "$TMP/log" 2>&1 && cmake --build "$TMP/cmake" >> "$TMP/log" 2>&1
+	then
+		grep -q "^RandomX_DIR:PATH=$1/lib/cmake/RandomX\$" \
+		    "$TMP/cmake/CMakeCache.txt" && pass ||
+		    fail "cmake ($1): RandomX found elsewhere:" \
+		    "$(grep ^RandomX_DIR "$TMP/cmake/CMakeCache.txt")"
+		rx_needs "cmake ($1)" "$TMP/cmake/rx-installed-shared" "$2"
+		rx_run "cmake RandomX::randomx ($1)" \
+		    "$TMP/cmake/rx-installed-shared" "$2"
+		rx_run "cmake RandomX::randomx_static ($1)" \
+		    "$TMP/cmake/rx-installed-static"
+	else
+		fail "cmake with find_package(RandomX) ($1): $(tail -n 20 "$TMP/log")"
+	fi
+	# A later version than the library's is refused.
+	if cmake -S test/install/cmake -B "$TMP/cmake-v3" -DRX_WANT=3.0 \
+	    -DCMAKE_PREFIX_PATH="$1" -DCMAKE_C_COMPILER="$CC" \
+	    > "$TMP/log" 2>&1; then
+		fail "cmake: find_package(RandomX 3.0) was satisfied"
+	else
+		grep -q 'version: 2\.0\.0' "$TMP/log" && pass ||
+		    fail "cmake: find_package(RandomX 3.0): $(tail -n 5 "$TMP/log")"
+	fi
+	rm -rf "$TMP/cmake" "$TMP/cmake-v3"
+}
+
 suite_install() {
 	if ! command -v pkg-config > /dev/null; then
 		skipped=1 why="no pkg-config: apt-get install pkg-config"
@@ -468,6 +616,12 @@ suite_install() {
 	env "$pc" pkg-config --static --libs yespower | grep -q -- -lpthread &&
 	    pass || fail "pkg-config --static --libs lacks -lpthread"
 	check_program "PREFIX=$P" "$P/lib" "$pc"
+	check_randomx_files "$P"
+	got=$(env "$pc" pkg-config --modversion randomx)
+	[ "$got" = 2.0.0 ] && pass ||
+	    fail "pkg-config --modversion randomx: '$got', not 2.0.0"
+	check_randomx_programs "PREFIX=$P" "$P/lib" "$pc"
+	check_randomx_cmake "$P" "$P/lib"
 	got=$("$P/bin/yespower" --preset yespowersugar "$GENESIS")
 	[ "$got" = "$GENESIS_HASH" ] && pass ||
 	    fail "installed tool printed '$got'"
@@ -509,6 +663,11 @@ suite_install() {
 	check_program "DESTDIR=$D" "$D/usr/local/lib" \
 	    "PKG_CONFIG_PATH=$D/usr/local/lib/pkgconfig" \
 	    "PKG_CONFIG_SYSROOT_DIR=$D"
+	check_randomx_programs "DESTDIR=$D" "$D/usr/local/lib" \
+	    "PKG_CONFIG_PATH=$D/usr/local/lib/pkgconfig" \
+	    "PKG_CONFIG_SYSROOT_DIR=$D"
+	# The CMake package finds its files relative to itself.
+	check_randomx_cmake "$D/usr/local" "$D/usr/local/lib"
 	if $MAKE -s uninstall DESTDIR="$D" PREFIX=/usr/local \
 	    > "$TMP/log" 2>&1; then
 		check_empty "$D" "make uninstall DESTDIR=$D"
