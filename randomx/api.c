@@ -8,6 +8,7 @@
  *	BLAKE2b-256 of the 256-byte register file.
  */
 #include <fenv.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,6 @@
 #include "sysendian.h"
 #include "yespower-impl.h"
 
-#define KNOWN_FLAGS 255u
 
 /*
  * With small pages the scratchpad gets one page more, never touched (it
@@ -51,6 +51,34 @@ static void pages_free(yespower_region_t *pg)
 	yespower_region_free(pg);
 }
 
+#if RX_HAVE_JIT
+/*
+ * A cache's compiled SuperscalarHash, shared with the light JIT VMs that
+ * run it.  It is never written again once compiled: every initialization
+ * of the cache compiles a fresh one and publishes it (ss_ref.cur), so a
+ * VM hashing while another thread initializes the cache again keeps
+ * running intact code (the former key's: its hash is then the former or
+ * a mix, never a crash).  refs counts the cache's own reference and each
+ * VM's; the last one to let go unmaps the code, so memory stays bounded
+ * however often the cache is initialized (one block per VM at most).
+ * The code is written, then made executable once (rx_ss_jit_new(1)):
+ * never writable and executable at once, whatever the flags, and no
+ * protection change per hash.
+ */
+typedef struct ss_code {
+	rx_ss_jit *jit;
+	unsigned long refs;
+} ss_code;
+
+static void ss_code_put(ss_code *sc)
+{
+	if (sc && __atomic_sub_fetch(&sc->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		rx_ss_jit_free(sc->jit);
+		free(sc);
+	}
+}
+#endif
+
 struct randomx_cache {
 	rx_cache_state state;
 	yespower_region_t pages;
@@ -59,8 +87,11 @@ struct randomx_cache {
 	uint64_t generation;		/* this initialization's number */
 	uint8_t key_digest[64];		/* of what the cache is made from */
 #if RX_HAVE_JIT
-	rx_ss_jit *ss_jit;		/* RANDOMX_FLAG_JIT: compiled programs */
-	int ss_jit_ok;			/* ss_jit holds this key's programs */
+	int jit;			/* RANDOMX_FLAG_JIT: compile programs */
+	/* The compiled programs of this initialization (NULL: none, the
+	 * interpreter serves); replaced under ss_lock, read atomically. */
+	ss_code *ss_cur;
+	pthread_mutex_t ss_lock;
 #endif
 };
 
@@ -82,6 +113,8 @@ struct randomx_vm {
 #if RX_HAVE_JIT
 	rx_jit_vm *jit;			/* RANDOMX_FLAG_JIT: the compiler */
 	int secure;
+	/* light mode: the cache's compiled programs this VM holds */
+	ss_code *ss_held;
 	/* light mode on a cache without compiled programs: the VM's own */
 	rx_ss_jit *own_ss;
 	uint64_t own_ss_generation;	/* the cache initialization of own_ss */
@@ -105,12 +138,6 @@ randomx_flags randomx_get_flags(void)
 	return (randomx_flags)flags;
 }
 
-/* Flag bits no version of the API has defined: refuse rather than guess. */
-static int unknown_flags(randomx_flags flags)
-{
-	return ((unsigned)flags & ~KNOWN_FLAGS) != 0;
-}
-
 /* RANDOMX_FLAG_JIT where this build has no JIT: refused, as the reference. */
 static int jit_refused(randomx_flags flags)
 {
@@ -122,7 +149,7 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 	rx_argon2_impl impl = RX_ARGON2_PORTABLE;
 	randomx_cache *cache;
 
-	if (unknown_flags(flags) || jit_refused(flags))
+	if (jit_refused(flags))
 		return NULL;
 	/* AVX2 wins when both are set, as in the reference. */
 	if (flags & RANDOMX_FLAG_ARGON2_AVX2)
@@ -142,18 +169,61 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 	cache->state.memory = cache->pages.aligned;
 	cache->impl = impl;
 #if RX_HAVE_JIT
-	if (flags & RANDOMX_FLAG_JIT) {
-		cache->ss_jit = rx_ss_jit_new(
-		    (flags & RANDOMX_FLAG_SECURE) != 0);
-		if (!cache->ss_jit) {
-			pages_free(&cache->pages);
-			free(cache);
-			return NULL;
-		}
+	cache->jit = (flags & RANDOMX_FLAG_JIT) != 0;
+	if (pthread_mutex_init(&cache->ss_lock, NULL)) {
+		pages_free(&cache->pages);
+		free(cache);
+		return NULL;
 	}
 #endif
 	return cache;
 }
+
+#if RX_HAVE_JIT
+/*
+ * Compile the cache's programs into fresh code and make it the current
+ * one.  Without compiled programs (no memory) the interpreter serves, as
+ * without JIT.
+ */
+static void ss_publish(randomx_cache *cache)
+{
+	ss_code *sc = malloc(sizeof(*sc)), *old;
+
+	if (sc && !(sc->jit = rx_ss_jit_new(1))) {
+		free(sc);
+		sc = NULL;
+	}
+	if (sc && rx_ss_jit_compile(sc->jit, &cache->state)) {
+		rx_ss_jit_free(sc->jit);
+		free(sc);
+		sc = NULL;
+	}
+	if (sc)
+		sc->refs = 1;
+	pthread_mutex_lock(&cache->ss_lock);
+	old = cache->ss_cur;
+	__atomic_store_n(&cache->ss_cur, sc, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&cache->ss_lock);
+	ss_code_put(old);
+}
+
+/*
+ * A counted reference to the cache's current compiled programs, or NULL.
+ * The lock keeps ss_publish from letting go of them between the load and
+ * the count.
+ */
+static ss_code *ss_get(randomx_cache *cache)
+{
+	ss_code *sc;
+
+	pthread_mutex_lock(&cache->ss_lock);
+	sc = cache->ss_cur;
+	if (sc)
+		__atomic_add_fetch(&sc->refs, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&cache->ss_lock);
+	return sc;
+}
+#endif
 
 /*
  * Every initialization in the process gets a number no other had, so a
@@ -206,13 +276,11 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 	}
 	memcpy(cache->key_digest, digest, sizeof(digest));
 	cache->initialized = 1;
-	cache->generation = __atomic_add_fetch(&cache_initializations, 1,
-	    __ATOMIC_RELAXED);
+	__atomic_store_n(&cache->generation, __atomic_add_fetch(
+	    &cache_initializations, 1, __ATOMIC_RELAXED), __ATOMIC_RELEASE);
 #if RX_HAVE_JIT
-	/* Without compiled programs the interpreter serves, as without JIT. */
-	if (cache->ss_jit)
-		cache->ss_jit_ok = !rx_ss_jit_compile(cache->ss_jit,
-		    &cache->state);
+	if (cache->jit)
+		ss_publish(cache);
 #endif
 }
 
@@ -226,7 +294,8 @@ void randomx_release_cache(randomx_cache *cache)
 	if (!cache)
 		return;
 #if RX_HAVE_JIT
-	rx_ss_jit_free(cache->ss_jit);
+	ss_code_put(cache->ss_cur);
+	pthread_mutex_destroy(&cache->ss_lock);
 #endif
 	pages_free(&cache->pages);
 	free(cache);
@@ -236,7 +305,7 @@ randomx_dataset *randomx_alloc_dataset(randomx_flags flags)
 {
 	randomx_dataset *dataset;
 
-	if (unknown_flags(flags) || RX_DATASET_BYTES > SIZE_MAX)
+	if (RX_DATASET_BYTES > SIZE_MAX)
 		return NULL;
 	dataset = calloc(1, sizeof(*dataset));
 	if (!dataset)
@@ -262,10 +331,15 @@ void randomx_init_dataset(randomx_dataset *dataset, randomx_cache *cache,
 	    itemCount > RX_DATASET_ITEMS - startItem)
 		return;
 #if RX_HAVE_JIT
-	if (cache->ss_jit && cache->ss_jit_ok) {
-		rx_ss_jit_dataset_init(cache->ss_jit, &cache->state,
-		    dataset->pages.aligned, startItem, itemCount);
-		return;
+	if (cache->jit) {
+		ss_code *sc = ss_get(cache);
+
+		if (sc) {
+			rx_ss_jit_dataset_init(sc->jit, &cache->state,
+			    dataset->pages.aligned, startItem, itemCount);
+			ss_code_put(sc);
+			return;
+		}
 	}
 #endif
 	rx_dataset_init(&cache->state, dataset->pages.aligned, startItem,
@@ -293,7 +367,7 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 	const rx_aes_impl *aes = &rx_aes_soft;
 	randomx_vm *vm;
 
-	if (unknown_flags(flags) || jit_refused(flags))
+	if (jit_refused(flags))
 		return NULL;
 	if (flags & RANDOMX_FLAG_HARD_AES) {
 		aes = rx_aes_hard();
@@ -359,6 +433,7 @@ void randomx_destroy_vm(randomx_vm *machine)
 #if RX_HAVE_JIT
 	rx_jit_vm_free(machine->jit);
 	rx_ss_jit_free(machine->own_ss);
+	ss_code_put(machine->ss_held);
 #endif
 	pages_free(&machine->scratchpad);
 	free(machine);
@@ -421,17 +496,27 @@ static void start_hash(randomx_vm *vm, const void *input, size_t size)
  */
 static const rx_ss_jit *light_ss(randomx_vm *vm)
 {
-	const randomx_cache *c = vm->cache;
+	randomx_cache *c = vm->cache;
+	uint64_t generation;
 
-	if (c->ss_jit)
-		return c->ss_jit_ok ? c->ss_jit : NULL;
-	if (vm->own_ss && vm->own_ss_ok &&
-	    vm->own_ss_generation == c->generation)
+	if (c->jit) {
+		/* The code held stays mapped, so comparing its address
+		 * with the current one's is sound (it cannot be reused). */
+		ss_code *cur = __atomic_load_n(&c->ss_cur, __ATOMIC_ACQUIRE);
+
+		if (cur != vm->ss_held) {
+			ss_code_put(vm->ss_held);
+			vm->ss_held = ss_get(c);
+		}
+		return vm->ss_held ? vm->ss_held->jit : NULL;
+	}
+	generation = __atomic_load_n(&c->generation, __ATOMIC_ACQUIRE);
+	if (vm->own_ss && vm->own_ss_ok && vm->own_ss_generation == generation)
 		return vm->own_ss;
-	if (!vm->own_ss && !(vm->own_ss = rx_ss_jit_new(vm->secure)))
+	if (!vm->own_ss && !(vm->own_ss = rx_ss_jit_new(1)))
 		return NULL;
 	vm->own_ss_ok = !rx_ss_jit_compile(vm->own_ss, &c->state);
-	vm->own_ss_generation = c->generation;
+	vm->own_ss_generation = generation;
 	return vm->own_ss_ok ? vm->own_ss : NULL;
 }
 #endif
