@@ -38,12 +38,27 @@
  * pages from the system's reserve (MAP_HUGETLB) or nothing, as the
  * reference's large-page allocator; otherwise normal pages, on a 2 MiB
  * boundary and marked for transparent huge pages when at least 2 MiB.
- * The contents survive a fork (copied out of huge pages in the child).
+ * keep: the contents must survive a fork (the cache and the dataset: in a
+ * child they stay the parent's huge pages, read-only, until written again,
+ * see pages_writable); without it (a scratchpad, rewritten by every hash)
+ * a child gets fresh pages there, copying nothing.
  */
-static int pages_alloc(yespower_region_t *pg, size_t size, int large)
+static int pages_alloc(yespower_region_t *pg, size_t size, int large,
+    int keep)
 {
 	return yespower_region_alloc_pages(pg, size, large ?
-	    YESPOWER_PAGES_HUGE : YESPOWER_PAGES_SMALL, 1);
+	    YESPOWER_PAGES_HUGE : YESPOWER_PAGES_SMALL, keep);
+}
+
+/*
+ * Before writing a cache's or dataset's memory: in a child of fork that
+ * still shares the parent's huge pages, it gets pages of its own first
+ * (writing the shared ones would need the huge page pool, and kill the
+ * child with SIGBUS when it is empty).  0, or -1 if there is no memory.
+ */
+static int pages_writable(yespower_region_t *pg)
+{
+	return yespower_region_writable(pg);
 }
 
 static void pages_free(yespower_region_t *pg)
@@ -162,7 +177,7 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 	if (!cache)
 		return NULL;
 	if (pages_alloc(&cache->pages, RX_CACHE_BYTES,
-	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
+	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0, 1)) {
 		free(cache);
 		return NULL;
 	}
@@ -268,7 +283,8 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 	if (cache->initialized &&
 	    !memcmp(digest, cache->key_digest, sizeof(digest)))
 		return;
-	if (rx_cache_init(&cache->state, cache->pages.aligned, key, keySize,
+	if (pages_writable(&cache->pages) ||
+	    rx_cache_init(&cache->state, cache->pages.aligned, key, keySize,
 	    cache->impl)) {
 		/* Its VMs give 0xff rather than the former key's hashes. */
 		cache->initialized = 0;
@@ -286,7 +302,10 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 
 void *randomx_get_cache_memory(randomx_cache *cache)
 {
-	return cache ? cache->pages.aligned : NULL;
+	/* The caller may write it: in a child of fork, pages of its own. */
+	if (!cache || pages_writable(&cache->pages))
+		return NULL;
+	return cache->pages.aligned;
 }
 
 void randomx_release_cache(randomx_cache *cache)
@@ -311,7 +330,7 @@ randomx_dataset *randomx_alloc_dataset(randomx_flags flags)
 	if (!dataset)
 		return NULL;
 	if (pages_alloc(&dataset->pages, (size_t)RX_DATASET_BYTES,
-	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
+	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0, 1)) {
 		free(dataset);
 		return NULL;
 	}
@@ -328,7 +347,8 @@ void randomx_init_dataset(randomx_dataset *dataset, randomx_cache *cache,
 {
 	if (!dataset || !cache || !cache->initialized ||
 	    startItem > RX_DATASET_ITEMS ||
-	    itemCount > RX_DATASET_ITEMS - startItem)
+	    itemCount > RX_DATASET_ITEMS - startItem ||
+	    pages_writable(&dataset->pages))
 		return;
 #if RX_HAVE_JIT
 	if (cache->jit) {
@@ -348,7 +368,10 @@ void randomx_init_dataset(randomx_dataset *dataset, randomx_cache *cache,
 
 void *randomx_get_dataset_memory(randomx_dataset *dataset)
 {
-	return dataset ? dataset->pages.aligned : NULL;
+	/* The caller may write it: in a child of fork, pages of its own. */
+	if (!dataset || pages_writable(&dataset->pages))
+		return NULL;
+	return dataset->pages.aligned;
 }
 
 void randomx_release_dataset(randomx_dataset *dataset)
@@ -380,7 +403,7 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 	if (!vm)
 		return NULL;
 	if (pages_alloc(&vm->scratchpad, RX_SCRATCHPAD_L3 +
-	    (large ? 0 : SCRATCHPAD_SLACK), large)) {
+	    (large ? 0 : SCRATCHPAD_SLACK), large, 0)) {
 		free(vm);
 		return NULL;
 	}
@@ -451,9 +474,31 @@ void rx_vm_set_item_trace(randomx_vm *vm,
 	vm->st.item_trace_ctx = ctx;
 }
 
-/* Whether the VM has what it reads dataset items from. */
-static int vm_ready(const randomx_vm *vm)
+/*
+ * The scratchpad, usable: in a child of fork where there was no memory to
+ * replace its huge pages, it was unmapped (lost), and is allocated again
+ * here in normal pages.  0, or -1 if that fails too.
+ */
+static int scratchpad_ok(randomx_vm *vm)
 {
+	if (!yespower_region_lost(&vm->scratchpad))
+		return 0;
+	yespower_region_init(&vm->scratchpad);
+	vm->st.scratchpad = NULL;
+	if (vm->batch == BATCH_PENDING)
+		vm->batch = BATCH_BAD;	/* its scratchpad is gone */
+	if (pages_alloc(&vm->scratchpad, RX_SCRATCHPAD_L3 + SCRATCHPAD_SLACK,
+	    0, 0))
+		return -1;
+	vm->st.scratchpad = vm->scratchpad.base;
+	return 0;
+}
+
+/* Whether the VM has what it reads dataset items from, and a scratchpad. */
+static int vm_ready(randomx_vm *vm)
+{
+	if (scratchpad_ok(vm))
+		return 0;
 	return vm->full ? vm->st.dataset != NULL :
 	    (vm->cache != NULL && vm->cache->initialized);
 }
@@ -595,7 +640,7 @@ void randomx_calculate_hash_first(randomx_vm *machine, const void *input,
 {
 	if (!machine)
 		return;
-	if (!input && inputSize) {
+	if ((!input && inputSize) || scratchpad_ok(machine)) {
 		machine->batch = BATCH_BAD;
 		return;
 	}
