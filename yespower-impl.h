@@ -184,9 +184,11 @@ int yespower_region_free(yespower_region_t *region);
  * huge pages, else transparent ones, else normal); YESPOWER_PAGES_HUGE
  * explicit huge pages or nothing (ENOMEM), even below 2 MiB;
  * YESPOWER_PAGES_SMALL no explicit huge pages (2 MiB-aligned and marked
- * for transparent ones when that large).  keep: in a child of fork, copy
- * the contents into the pages that replace explicit huge ones (for memory
- * written once and read after, as RandomX's).
+ * for transparent ones when that large).  keep: the contents must survive
+ * a fork (memory written once and read after, as RandomX's cache and
+ * dataset): a child then reads the parent's explicit huge pages, and
+ * must call yespower_region_writable() before writing them; without keep,
+ * a child gets fresh zero pages there (working memory).
  */
 enum { YESPOWER_PAGES_ANY, YESPOWER_PAGES_HUGE, YESPOWER_PAGES_SMALL };
 int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
@@ -199,6 +201,16 @@ int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
  * it (which then unmaps nothing).  Cheap unless a fork lost one.
  */
 int yespower_region_lost(const yespower_region_t *region);
+
+/*
+ * yespower_region_writable(region): before writing a keep region that a
+ * child of fork may have inherited in the parent's huge pages: moves it
+ * to pages of the child's own (the parent's contents copied), once.  0,
+ * or -1 with errno ENOMEM (the region then still reads as before, but
+ * must not be written).  One atomic load unless a fork left such a
+ * region; safe from several threads at once.
+ */
+int yespower_region_writable(yespower_region_t *region);
 
 /*
  * yespower_run_component(which, params, count, result):

@@ -11,16 +11,25 @@
  *
  * Explicit huge pages and fork().  A private MAP_HUGETLB mapping reserves
  * its pages for the process that made it; a child of fork() shares them
- * copy-on-write, and its first write needs a fresh huge page, which,
- * when the pool is exhausted, kills it with SIGBUS instead of failing
- * politely.  So every such region is listed here, and in the child (a
- * pthread_atfork handler) each is replaced, at the same address, by
- * normal pages: the child's locals stay valid and hash as before.  A
- * region that cannot be replaced (no memory) is unmapped and marked lost:
- * yespower_region_lost() says so, and its owner allocates anew.  The
- * working memory's contents need not survive: every hash rewrites it.
- * RandomX's cache and dataset, whose contents must, are copied into the
- * normal pages (yespower_region_alloc_pages' keep).
+ * copy-on-write, and its first write to one (or first touch of one the
+ * parent never touched) needs a fresh huge page, which, when the pool is
+ * exhausted, kills it with SIGBUS instead of failing politely.  So every
+ * such region is listed here, and the child (a pthread_atfork handler)
+ * deals with each without touching its contents, so that a fork costs no
+ * copy and no pool page whatever the parent holds:
+ * - Working memory (a yespower hash's, a RandomX scratchpad), rewritten
+ *   from scratch by every hash: replaced, at the same address, by fresh
+ *   normal pages, so the child's objects stay valid and hash as before.
+ *   One that cannot be replaced (no memory) is unmapped and marked lost:
+ *   yespower_region_lost() says so, and its owner allocates anew.
+ * - Memory whose contents must survive (keep: RandomX's cache and
+ *   dataset) is read-only once built, and reading the parent's pages is
+ *   free: it stays shared and is marked inherited.  Only a write in the
+ *   child (initializing it again) needs pages of its own:
+ *   yespower_region_writable() then moves it to normal pages, copying the
+ *   pages the parent had touched and no other (those would have to come
+ *   from the pool; their contents are zero).
+ * A fork followed by exec thus costs what it costs without huge pages.
  */
 #define _GNU_SOURCE 1	/* MAP_ANONYMOUS, MAP_HUGETLB, madvise */
 
@@ -65,13 +74,20 @@ struct huge_region {
 	size_t len;
 	int keep;		/* the contents must survive */
 	int lost;
+	int inherited;		/* keep: still the parent's pages */
 	struct huge_region *next;
 };
 
+/*
+ * The list is changed under huge_lock; huge_list itself is also read
+ * without it (whether there is anything to look up), so every access to
+ * it is atomic.
+ */
 static struct huge_region *huge_list;
 static pthread_mutex_t huge_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t huge_once = PTHREAD_ONCE_INIT;
 static int lost_count;		/* regions lost in a fork, ever */
+static int inherited_count;	/* regions inherited and not yet written */
 
 static void huge_prepare(void)
 {
@@ -83,43 +99,64 @@ static void huge_parent(void)
 	pthread_mutex_unlock(&huge_lock);
 }
 
-/*
- * Normal pages at r's address instead of its huge ones: 0, or -1 if no
- * memory could be had.  With keep, the contents are copied first (a
- * parent's RandomX cache or dataset), reading the shared huge pages,
- * which needs none of the pool.
- */
+/* Fresh normal pages at r's address instead of its huge ones: 0 or -1. */
 static int replace_huge(const struct huge_region *r)
 {
-	void *p;
-
-	if (!r->keep)
-		return mmap(r->base, r->len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
-		    MAP_FAILED ? -1 : 0;
-	if (!(p = map(r->len, 0)))
-		return -1;
-	memcpy(p, r->base, r->len);
-	if (mremap(p, r->len, r->len, MREMAP_MAYMOVE | MREMAP_FIXED,
-	    r->base) == MAP_FAILED) {
-		munmap(p, r->len);
-		return -1;
-	}
-	return 0;
+	return mmap(r->base, r->len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED ?
+	    -1 : 0;
 }
 
 /*
- * In the child, alone: normal pages where the huge ones were.  A region
- * whose contents need not survive and that cannot be replaced is unmapped
- * and marked lost; one whose contents must is left as it is (its reads
- * work; a write would need the pool).
+ * An inherited region into normal pages of the child's own, with the
+ * contents of the huge pages the child can read without a fault (mincore:
+ * those the parent had touched before the fork and not written since);
+ * the others read as zero, as they would have.  0, or -1 if no memory
+ * could be had (the region is then left as it was).
+ */
+static int own_inherited(struct huge_region *r)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i, npages = r->len / page;
+	unsigned char *resident = malloc(npages ? npages : 1);
+	uint8_t *p = map(r->len, 0);
+	int rc = -1;
+
+	if (p && resident && !mincore(r->base, r->len, (void *)resident)) {
+		for (i = 0; i < npages; i += HUGEPAGE_SIZE / page)
+			if (resident[i] & 1)
+				memcpy(p + i * page, (uint8_t *)r->base +
+				    i * page, HUGEPAGE_SIZE);
+		if (mremap(p, r->len, r->len, MREMAP_MAYMOVE | MREMAP_FIXED,
+		    r->base) != MAP_FAILED) {
+			p = NULL;
+			rc = 0;
+		}
+	}
+	if (p)
+		munmap(p, r->len);
+	free(resident);
+	return rc;
+}
+
+/*
+ * In the child, alone: working memory replaced by normal pages (or, if
+ * there is no memory for them, unmapped and marked lost); memory that
+ * must survive marked inherited, untouched.
  */
 static void huge_child(void)
 {
 	struct huge_region *r;
 
 	for (r = huge_list; r; r = r->next) {
-		if (r->lost || !replace_huge(r) || r->keep)
+		if (r->lost || r->inherited)
+			continue;
+		if (r->keep) {
+			r->inherited = 1;
+			__atomic_add_fetch(&inherited_count, 1,
+			    __ATOMIC_RELEASE);
+			continue;
+		}
+		if (!replace_huge(r))
 			continue;
 		munmap(r->base, r->len);
 		r->lost = 1;
@@ -145,9 +182,10 @@ static int huge_add(void *base, size_t len, int keep)
 	r->len = len;
 	r->keep = keep;
 	r->lost = 0;
+	r->inherited = 0;
 	pthread_mutex_lock(&huge_lock);
 	r->next = huge_list;
-	huge_list = r;
+	__atomic_store_n(&huge_list, r, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&huge_lock);
 	return 0;
 }
@@ -161,13 +199,17 @@ static int huge_remove(void *base)
 	struct huge_region **p, *r;
 	int lost = 0;
 
-	if (!__atomic_load_n(&huge_list, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&huge_list, __ATOMIC_ACQUIRE))
 		return 0;
 	pthread_mutex_lock(&huge_lock);
 	for (p = &huge_list; (r = *p); p = &r->next)
 		if (r->base == base) {
-			*p = r->next;
+			/* p may be &huge_list, read outside the lock. */
+			__atomic_store_n(p, r->next, __ATOMIC_RELEASE);
 			lost = r->lost;
+			if (r->inherited)
+				__atomic_sub_fetch(&inherited_count, 1,
+				    __ATOMIC_RELEASE);
 			free(r);
 			break;
 		}
@@ -283,6 +325,35 @@ int yespower_region_lost(const yespower_region_t *region)
 			lost = r->lost;
 	pthread_mutex_unlock(&huge_lock);
 	return lost;
+#else
+	(void)region;
+	return 0;
+#endif
+}
+
+int yespower_region_writable(yespower_region_t *region)
+{
+#ifdef MAP_HUGETLB
+	struct huge_region *r;
+	int rc = 0;
+
+	if (!region->base ||
+	    !__atomic_load_n(&inherited_count, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&huge_lock);
+	for (r = huge_list; r; r = r->next)
+		if (r->base == region->base && r->inherited) {
+			if ((rc = own_inherited(r)) == 0) {
+				r->inherited = 0;
+				__atomic_sub_fetch(&inherited_count, 1,
+				    __ATOMIC_RELEASE);
+			}
+			break;
+		}
+	pthread_mutex_unlock(&huge_lock);
+	if (rc)
+		errno = ENOMEM;
+	return rc;
 #else
 	(void)region;
 	return 0;

@@ -42,7 +42,7 @@ RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
 	yespower-platform.c
 RX_TESTS = test/randomx/tests-rx-cache.c test/randomx/tests-rx-vm.c \
 	test/randomx/api-compat.c test/randomx/tests-rx-fork.c \
-	test/randomx/tests-rx-jit.c
+	test/randomx/tests-rx-jit.c test/randomx/tests-rx-reliability.c
 
 RX_CFLAGS_argon2d-ssse3 = -mssse3
 RX_CFLAGS_argon2d-avx2 = -mavx2

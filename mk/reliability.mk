@@ -25,6 +25,7 @@
 #h   check-valgrind       misuse, fuzz corpus and thread exits under memcheck
 #h   fuzz-smoke           FUZZ_SECONDS of libFuzzer (clang) per target
 #h   check-fork-huge      a child of fork() with the huge page pool taken
+#h   check-tsan           huge page regions from threads under ThreadSanitizer
 
 # ---- settings ----
 
@@ -89,12 +90,43 @@ check-fuzz-replay: fuzz-replay
 # The RandomX JIT's fuzz target runs where there is a JIT: x86-64 (not x32).
 RX_HAS_JIT = $(filter x86_64-% amd64-%,$(filter-out %x32,$(MACHINE)))
 
-# tests-fork and tests-rx-fork with the huge page pool exhausted: needs
-# huge pages reserved (as root: sysctl vm.nr_hugepages=160, for RandomX's
-# 256 MiB cache), which .ci/run does around it.
-check-fork-huge: $(B)/test/tests-fork $(RX_BUILD)/tests-rx-fork
+# tests-fork and tests-rx-fork with the huge page pool exhausted, and
+# tests-huge-threads: need huge pages reserved (as root: sysctl
+# vm.nr_hugepages=160, for RandomX's 256 MiB cache), which .ci/run does
+# around it.  RX_FORK_ARGS=--dataset adds the dataset's stages (a dataset
+# being built: 1180 pages), --full a fully built one too (minutes).
+RX_FORK_ARGS ?=
+check-fork-huge: $(B)/test/tests-fork $(RX_BUILD)/tests-rx-fork \
+    $(B)/test/tests-huge-threads
 	@$(B)/test/tests-fork --need-huge && \
-		$(RX_BUILD)/tests-rx-fork --need-huge
+		$(B)/test/tests-huge-threads --need-huge && \
+		$(RX_BUILD)/tests-rx-fork --need-huge $(RX_FORK_ARGS) > \
+		$(RX_BUILD)/tests-rx-fork-huge.out; rc=$$?; \
+	grep -v ': ok$$' $(RX_BUILD)/tests-rx-fork-huge.out; exit $$rc
+
+# Explicit huge page regions allocated and freed by several threads at
+# once (the list yespower-platform.c keeps for its fork handler).
+$(B)/test/tests-huge-threads: $(B)/test/tests-huge-threads.o $(UTIL_OBJ) \
+    libyespower.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The same under ThreadSanitizer (TSAN_CC, default clang; in build/tsan/):
+# any report fails.  It needs huge pages reserved to exercise the list
+# (else it says it skipped); TSAN_ARGS=--need-huge makes that a failure.
+TSAN_CC ?= clang
+TSAN_ARGS ?=
+$(B)/tsan/tests-huge-threads: test/tests-huge-threads.c yespower-platform.c \
+    yespower-impl.h $(B)/CONFIG
+	@mkdir -p $(@D)
+	$(TSAN_CC) $(REL_CFLAGS) -fsanitize=thread -o $@ \
+		test/tests-huge-threads.c yespower-platform.c -lpthread
+
+check-tsan:
+	@command -v $(TSAN_CC) > /dev/null || { echo "check-tsan: FAILED:" \
+		"no $(TSAN_CC) (apt-get install clang)"; exit 1; }
+	@$(MAKE) -s $(B)/tsan/tests-huge-threads
+	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+		$(B)/tsan/tests-huge-threads $(TSAN_ARGS)
 
 # ---- the instrumented builds ----
 
@@ -331,4 +363,4 @@ check-valgrind: $(B)/test/tests-misuse $(B)/test/tests-stress $(B)/fuzz/replay \
 	echo "$$summary"; [ $$failed = 0 ]
 
 .PHONY: check-sanitize check-valgrind fuzz-smoke fuzz-replay \
-	reliability-build check-fork-huge
+	reliability-build check-fork-huge check-tsan

@@ -8,6 +8,7 @@
  *	BLAKE2b-256 of the 256-byte register file.
  */
 #include <fenv.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,6 @@
 #include "sysendian.h"
 #include "yespower-impl.h"
 
-#define KNOWN_FLAGS 255u
 
 /*
  * With small pages the scratchpad gets one page more, never touched (it
@@ -38,18 +38,61 @@
  * pages from the system's reserve (MAP_HUGETLB) or nothing, as the
  * reference's large-page allocator; otherwise normal pages, on a 2 MiB
  * boundary and marked for transparent huge pages when at least 2 MiB.
- * The contents survive a fork (copied out of huge pages in the child).
+ * keep: the contents must survive a fork (the cache and the dataset: in a
+ * child they stay the parent's huge pages, read-only, until written again,
+ * see pages_writable); without it (a scratchpad, rewritten by every hash)
+ * a child gets fresh pages there, copying nothing.
  */
-static int pages_alloc(yespower_region_t *pg, size_t size, int large)
+static int pages_alloc(yespower_region_t *pg, size_t size, int large,
+    int keep)
 {
 	return yespower_region_alloc_pages(pg, size, large ?
-	    YESPOWER_PAGES_HUGE : YESPOWER_PAGES_SMALL, 1);
+	    YESPOWER_PAGES_HUGE : YESPOWER_PAGES_SMALL, keep);
+}
+
+/*
+ * Before writing a cache's or dataset's memory: in a child of fork that
+ * still shares the parent's huge pages, it gets pages of its own first
+ * (writing the shared ones would need the huge page pool, and kill the
+ * child with SIGBUS when it is empty).  0, or -1 if there is no memory.
+ */
+static int pages_writable(yespower_region_t *pg)
+{
+	return yespower_region_writable(pg);
 }
 
 static void pages_free(yespower_region_t *pg)
 {
 	yespower_region_free(pg);
 }
+
+#if RX_HAVE_JIT
+/*
+ * A cache's compiled SuperscalarHash, shared with the light JIT VMs that
+ * run it.  It is never written again once compiled: every initialization
+ * of the cache compiles a fresh one and publishes it (ss_ref.cur), so a
+ * VM hashing while another thread initializes the cache again keeps
+ * running intact code (the former key's: its hash is then the former or
+ * a mix, never a crash).  refs counts the cache's own reference and each
+ * VM's; the last one to let go unmaps the code, so memory stays bounded
+ * however often the cache is initialized (one block per VM at most).
+ * The code is written, then made executable once (rx_ss_jit_new(1)):
+ * never writable and executable at once, whatever the flags, and no
+ * protection change per hash.
+ */
+typedef struct ss_code {
+	rx_ss_jit *jit;
+	unsigned long refs;
+} ss_code;
+
+static void ss_code_put(ss_code *sc)
+{
+	if (sc && __atomic_sub_fetch(&sc->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		rx_ss_jit_free(sc->jit);
+		free(sc);
+	}
+}
+#endif
 
 struct randomx_cache {
 	rx_cache_state state;
@@ -59,8 +102,11 @@ struct randomx_cache {
 	uint64_t generation;		/* this initialization's number */
 	uint8_t key_digest[64];		/* of what the cache is made from */
 #if RX_HAVE_JIT
-	rx_ss_jit *ss_jit;		/* RANDOMX_FLAG_JIT: compiled programs */
-	int ss_jit_ok;			/* ss_jit holds this key's programs */
+	int jit;			/* RANDOMX_FLAG_JIT: compile programs */
+	/* The compiled programs of this initialization (NULL: none, the
+	 * interpreter serves); replaced under ss_lock, read atomically. */
+	ss_code *ss_cur;
+	pthread_mutex_t ss_lock;
 #endif
 };
 
@@ -82,6 +128,8 @@ struct randomx_vm {
 #if RX_HAVE_JIT
 	rx_jit_vm *jit;			/* RANDOMX_FLAG_JIT: the compiler */
 	int secure;
+	/* light mode: the cache's compiled programs this VM holds */
+	ss_code *ss_held;
 	/* light mode on a cache without compiled programs: the VM's own */
 	rx_ss_jit *own_ss;
 	uint64_t own_ss_generation;	/* the cache initialization of own_ss */
@@ -105,12 +153,6 @@ randomx_flags randomx_get_flags(void)
 	return (randomx_flags)flags;
 }
 
-/* Flag bits no version of the API has defined: refuse rather than guess. */
-static int unknown_flags(randomx_flags flags)
-{
-	return ((unsigned)flags & ~KNOWN_FLAGS) != 0;
-}
-
 /* RANDOMX_FLAG_JIT where this build has no JIT: refused, as the reference. */
 static int jit_refused(randomx_flags flags)
 {
@@ -122,7 +164,7 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 	rx_argon2_impl impl = RX_ARGON2_PORTABLE;
 	randomx_cache *cache;
 
-	if (unknown_flags(flags) || jit_refused(flags))
+	if (jit_refused(flags))
 		return NULL;
 	/* AVX2 wins when both are set, as in the reference. */
 	if (flags & RANDOMX_FLAG_ARGON2_AVX2)
@@ -135,25 +177,68 @@ randomx_cache *randomx_alloc_cache(randomx_flags flags)
 	if (!cache)
 		return NULL;
 	if (pages_alloc(&cache->pages, RX_CACHE_BYTES,
-	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
+	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0, 1)) {
 		free(cache);
 		return NULL;
 	}
 	cache->state.memory = cache->pages.aligned;
 	cache->impl = impl;
 #if RX_HAVE_JIT
-	if (flags & RANDOMX_FLAG_JIT) {
-		cache->ss_jit = rx_ss_jit_new(
-		    (flags & RANDOMX_FLAG_SECURE) != 0);
-		if (!cache->ss_jit) {
-			pages_free(&cache->pages);
-			free(cache);
-			return NULL;
-		}
+	cache->jit = (flags & RANDOMX_FLAG_JIT) != 0;
+	if (pthread_mutex_init(&cache->ss_lock, NULL)) {
+		pages_free(&cache->pages);
+		free(cache);
+		return NULL;
 	}
 #endif
 	return cache;
 }
+
+#if RX_HAVE_JIT
+/*
+ * Compile the cache's programs into fresh code and make it the current
+ * one.  Without compiled programs (no memory) the interpreter serves, as
+ * without JIT.
+ */
+static void ss_publish(randomx_cache *cache)
+{
+	ss_code *sc = malloc(sizeof(*sc)), *old;
+
+	if (sc && !(sc->jit = rx_ss_jit_new(1))) {
+		free(sc);
+		sc = NULL;
+	}
+	if (sc && rx_ss_jit_compile(sc->jit, &cache->state)) {
+		rx_ss_jit_free(sc->jit);
+		free(sc);
+		sc = NULL;
+	}
+	if (sc)
+		sc->refs = 1;
+	pthread_mutex_lock(&cache->ss_lock);
+	old = cache->ss_cur;
+	__atomic_store_n(&cache->ss_cur, sc, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&cache->ss_lock);
+	ss_code_put(old);
+}
+
+/*
+ * A counted reference to the cache's current compiled programs, or NULL.
+ * The lock keeps ss_publish from letting go of them between the load and
+ * the count.
+ */
+static ss_code *ss_get(randomx_cache *cache)
+{
+	ss_code *sc;
+
+	pthread_mutex_lock(&cache->ss_lock);
+	sc = cache->ss_cur;
+	if (sc)
+		__atomic_add_fetch(&sc->refs, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&cache->ss_lock);
+	return sc;
+}
+#endif
 
 /*
  * Every initialization in the process gets a number no other had, so a
@@ -198,7 +283,8 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 	if (cache->initialized &&
 	    !memcmp(digest, cache->key_digest, sizeof(digest)))
 		return;
-	if (rx_cache_init(&cache->state, cache->pages.aligned, key, keySize,
+	if (pages_writable(&cache->pages) ||
+	    rx_cache_init(&cache->state, cache->pages.aligned, key, keySize,
 	    cache->impl)) {
 		/* Its VMs give 0xff rather than the former key's hashes. */
 		cache->initialized = 0;
@@ -206,19 +292,20 @@ void randomx_init_cache(randomx_cache *cache, const void *key,
 	}
 	memcpy(cache->key_digest, digest, sizeof(digest));
 	cache->initialized = 1;
-	cache->generation = __atomic_add_fetch(&cache_initializations, 1,
-	    __ATOMIC_RELAXED);
+	__atomic_store_n(&cache->generation, __atomic_add_fetch(
+	    &cache_initializations, 1, __ATOMIC_RELAXED), __ATOMIC_RELEASE);
 #if RX_HAVE_JIT
-	/* Without compiled programs the interpreter serves, as without JIT. */
-	if (cache->ss_jit)
-		cache->ss_jit_ok = !rx_ss_jit_compile(cache->ss_jit,
-		    &cache->state);
+	if (cache->jit)
+		ss_publish(cache);
 #endif
 }
 
 void *randomx_get_cache_memory(randomx_cache *cache)
 {
-	return cache ? cache->pages.aligned : NULL;
+	/* The caller may write it: in a child of fork, pages of its own. */
+	if (!cache || pages_writable(&cache->pages))
+		return NULL;
+	return cache->pages.aligned;
 }
 
 void randomx_release_cache(randomx_cache *cache)
@@ -226,7 +313,8 @@ void randomx_release_cache(randomx_cache *cache)
 	if (!cache)
 		return;
 #if RX_HAVE_JIT
-	rx_ss_jit_free(cache->ss_jit);
+	ss_code_put(cache->ss_cur);
+	pthread_mutex_destroy(&cache->ss_lock);
 #endif
 	pages_free(&cache->pages);
 	free(cache);
@@ -236,13 +324,13 @@ randomx_dataset *randomx_alloc_dataset(randomx_flags flags)
 {
 	randomx_dataset *dataset;
 
-	if (unknown_flags(flags) || RX_DATASET_BYTES > SIZE_MAX)
+	if (RX_DATASET_BYTES > SIZE_MAX)
 		return NULL;
 	dataset = calloc(1, sizeof(*dataset));
 	if (!dataset)
 		return NULL;
 	if (pages_alloc(&dataset->pages, (size_t)RX_DATASET_BYTES,
-	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0)) {
+	    (flags & RANDOMX_FLAG_LARGE_PAGES) != 0, 1)) {
 		free(dataset);
 		return NULL;
 	}
@@ -259,13 +347,19 @@ void randomx_init_dataset(randomx_dataset *dataset, randomx_cache *cache,
 {
 	if (!dataset || !cache || !cache->initialized ||
 	    startItem > RX_DATASET_ITEMS ||
-	    itemCount > RX_DATASET_ITEMS - startItem)
+	    itemCount > RX_DATASET_ITEMS - startItem ||
+	    pages_writable(&dataset->pages))
 		return;
 #if RX_HAVE_JIT
-	if (cache->ss_jit && cache->ss_jit_ok) {
-		rx_ss_jit_dataset_init(cache->ss_jit, &cache->state,
-		    dataset->pages.aligned, startItem, itemCount);
-		return;
+	if (cache->jit) {
+		ss_code *sc = ss_get(cache);
+
+		if (sc) {
+			rx_ss_jit_dataset_init(sc->jit, &cache->state,
+			    dataset->pages.aligned, startItem, itemCount);
+			ss_code_put(sc);
+			return;
+		}
 	}
 #endif
 	rx_dataset_init(&cache->state, dataset->pages.aligned, startItem,
@@ -274,7 +368,10 @@ void randomx_init_dataset(randomx_dataset *dataset, randomx_cache *cache,
 
 void *randomx_get_dataset_memory(randomx_dataset *dataset)
 {
-	return dataset ? dataset->pages.aligned : NULL;
+	/* The caller may write it: in a child of fork, pages of its own. */
+	if (!dataset || pages_writable(&dataset->pages))
+		return NULL;
+	return dataset->pages.aligned;
 }
 
 void randomx_release_dataset(randomx_dataset *dataset)
@@ -293,7 +390,7 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 	const rx_aes_impl *aes = &rx_aes_soft;
 	randomx_vm *vm;
 
-	if (unknown_flags(flags) || jit_refused(flags))
+	if (jit_refused(flags))
 		return NULL;
 	if (flags & RANDOMX_FLAG_HARD_AES) {
 		aes = rx_aes_hard();
@@ -306,7 +403,7 @@ randomx_vm *randomx_create_vm(randomx_flags flags, randomx_cache *cache,
 	if (!vm)
 		return NULL;
 	if (pages_alloc(&vm->scratchpad, RX_SCRATCHPAD_L3 +
-	    (large ? 0 : SCRATCHPAD_SLACK), large)) {
+	    (large ? 0 : SCRATCHPAD_SLACK), large, 0)) {
 		free(vm);
 		return NULL;
 	}
@@ -359,6 +456,7 @@ void randomx_destroy_vm(randomx_vm *machine)
 #if RX_HAVE_JIT
 	rx_jit_vm_free(machine->jit);
 	rx_ss_jit_free(machine->own_ss);
+	ss_code_put(machine->ss_held);
 #endif
 	pages_free(&machine->scratchpad);
 	free(machine);
@@ -376,9 +474,31 @@ void rx_vm_set_item_trace(randomx_vm *vm,
 	vm->st.item_trace_ctx = ctx;
 }
 
-/* Whether the VM has what it reads dataset items from. */
-static int vm_ready(const randomx_vm *vm)
+/*
+ * The scratchpad, usable: in a child of fork where there was no memory to
+ * replace its huge pages, it was unmapped (lost), and is allocated again
+ * here in normal pages.  0, or -1 if that fails too.
+ */
+static int scratchpad_ok(randomx_vm *vm)
 {
+	if (!yespower_region_lost(&vm->scratchpad))
+		return 0;
+	yespower_region_init(&vm->scratchpad);
+	vm->st.scratchpad = NULL;
+	if (vm->batch == BATCH_PENDING)
+		vm->batch = BATCH_BAD;	/* its scratchpad is gone */
+	if (pages_alloc(&vm->scratchpad, RX_SCRATCHPAD_L3 + SCRATCHPAD_SLACK,
+	    0, 0))
+		return -1;
+	vm->st.scratchpad = vm->scratchpad.base;
+	return 0;
+}
+
+/* Whether the VM has what it reads dataset items from, and a scratchpad. */
+static int vm_ready(randomx_vm *vm)
+{
+	if (scratchpad_ok(vm))
+		return 0;
 	return vm->full ? vm->st.dataset != NULL :
 	    (vm->cache != NULL && vm->cache->initialized);
 }
@@ -421,17 +541,27 @@ static void start_hash(randomx_vm *vm, const void *input, size_t size)
  */
 static const rx_ss_jit *light_ss(randomx_vm *vm)
 {
-	const randomx_cache *c = vm->cache;
+	randomx_cache *c = vm->cache;
+	uint64_t generation;
 
-	if (c->ss_jit)
-		return c->ss_jit_ok ? c->ss_jit : NULL;
-	if (vm->own_ss && vm->own_ss_ok &&
-	    vm->own_ss_generation == c->generation)
+	if (c->jit) {
+		/* The code held stays mapped, so comparing its address
+		 * with the current one's is sound (it cannot be reused). */
+		ss_code *cur = __atomic_load_n(&c->ss_cur, __ATOMIC_ACQUIRE);
+
+		if (cur != vm->ss_held) {
+			ss_code_put(vm->ss_held);
+			vm->ss_held = ss_get(c);
+		}
+		return vm->ss_held ? vm->ss_held->jit : NULL;
+	}
+	generation = __atomic_load_n(&c->generation, __ATOMIC_ACQUIRE);
+	if (vm->own_ss && vm->own_ss_ok && vm->own_ss_generation == generation)
 		return vm->own_ss;
-	if (!vm->own_ss && !(vm->own_ss = rx_ss_jit_new(vm->secure)))
+	if (!vm->own_ss && !(vm->own_ss = rx_ss_jit_new(1)))
 		return NULL;
 	vm->own_ss_ok = !rx_ss_jit_compile(vm->own_ss, &c->state);
-	vm->own_ss_generation = c->generation;
+	vm->own_ss_generation = generation;
 	return vm->own_ss_ok ? vm->own_ss : NULL;
 }
 #endif
@@ -510,7 +640,7 @@ void randomx_calculate_hash_first(randomx_vm *machine, const void *input,
 {
 	if (!machine)
 		return;
-	if (!input && inputSize) {
+	if ((!input && inputSize) || scratchpad_ok(machine)) {
 		machine->batch = BATCH_BAD;
 		return;
 	}

@@ -21,11 +21,18 @@
  * - A VM is used by one thread at a time: hashing writes its scratchpad and
  *   registers.  Give each thread its own VM.
  * - Caches and datasets are read-only while VMs hash with them, so any
- *   number of VMs on any threads may share one.  randomx_init_cache and
- *   randomx_release_cache (and randomx_init_dataset over the items, and
- *   randomx_release_dataset) must not run while a VM uses the object;
+ *   number of VMs on any threads may share one.  randomx_release_cache
+ *   and randomx_release_dataset must not run while a VM uses the object;
  *   randomx_init_dataset may run on several threads at once for disjoint
  *   item ranges of one dataset (reading the cache meanwhile is fine).
+ * - randomx_init_cache while VMs hash with the cache (a node re-seeding a
+ *   cache that other threads still verify with) is safe but not exact:
+ *   a hash that overlaps the initialization is unspecified (the former
+ *   key's, or bytes that neither key gives, since the cache's memory is
+ *   rewritten under it); hashes begun after it returns are the new key's.
+ *   It never crashes the process: compiled code a VM runs is never
+ *   rewritten or unmapped under it.  The same holds for
+ *   randomx_init_dataset over items that VMs read.
  * - The other functions keep no shared state and may be called from any
  *   thread.
  * - Hashing changes the floating-point rounding mode while it runs and
@@ -37,8 +44,10 @@
  * Misuse the reference leaves undefined (asserts or crashes) is safe here,
  * and documented per function: NULL pointers and invalid arguments make a
  * function do nothing or return NULL, and a hash that cannot be computed
- * is written as 32 0xff bytes (it meets no target).  Unknown flag bits
- * (256 and up) make the allocation functions return NULL.
+ * is written as 32 0xff bytes (it meets no target).  Flag bits no
+ * version of the API defines (256 and up) are ignored, as the reference
+ * ignores them: a caller built against a newer header gets what the flags
+ * this library knows give.
  */
 #ifndef RANDOMX_H
 #define RANDOMX_H
@@ -117,12 +126,13 @@ RANDOMX_EXPORT randomx_flags randomx_get_flags(void);
  * RANDOMX_FLAG_ARGON2_SSSE3 (that Argon2d core for randomx_init_cache;
  * otherwise the portable one), RANDOMX_FLAG_JIT (randomx_init_cache also
  * compiles the SuperscalarHash programs, which randomx_init_dataset and
- * light-mode JIT VMs then run; with RANDOMX_FLAG_SECURE their pages are
- * never writable and executable at once).  Other known flags are ignored.
- * Returns NULL if the memory cannot be allocated, if RANDOMX_FLAG_JIT is
- * set where there is no JIT (as the reference there), if the Argon2d
- * core asked for is not built in or this CPU cannot run it, or if flags
- * has unknown bits.
+ * light-mode JIT VMs then run; that code is written once per
+ * initialization, then made executable, so it is never writable and
+ * executable at once, with or without RANDOMX_FLAG_SECURE).  Other flags
+ * are ignored, unknown bits too.  Returns NULL if the memory cannot be
+ * allocated, if RANDOMX_FLAG_JIT is set where there is no JIT (as the
+ * reference there), or if the Argon2d core asked for is not built in or
+ * this CPU cannot run it.
  */
 RANDOMX_EXPORT randomx_cache *randomx_alloc_cache(randomx_flags flags);
 
@@ -158,10 +168,9 @@ RANDOMX_EXPORT void randomx_release_cache(randomx_cache *cache);
  * randomx_alloc_dataset(flags):
  * A dataset structure and its memory, randomx_dataset_item_count() items
  * of 64 bytes (2080 MiB), not initialized.  Only RANDOMX_FLAG_LARGE_PAGES
- * matters (NULL if 2 MiB pages cannot be had); the other known flags are
- * ignored.  Returns NULL if the memory cannot be allocated (or on a
- * system where it does not fit in the address space) or flags has
- * unknown bits.
+ * matters (NULL if 2 MiB pages cannot be had); the other flags are
+ * ignored, unknown bits too.  Returns NULL if the memory cannot be
+ * allocated (or on a system where it does not fit in the address space).
  */
 RANDOMX_EXPORT randomx_dataset *randomx_alloc_dataset(randomx_flags flags);
 
@@ -216,7 +225,7 @@ RANDOMX_EXPORT void randomx_release_dataset(randomx_dataset *dataset);
  * is set where there is no JIT (as the reference there), if
  * RANDOMX_FLAG_HARD_AES is set and this CPU or build has no AES-NI, if the
  * light mode gets a NULL or uninitialized cache, if the full mode gets a
- * NULL dataset, or if flags has unknown bits.  Other flags are ignored.
+ * NULL dataset.  Other flags are ignored, unknown bits too.
  */
 RANDOMX_EXPORT randomx_vm *randomx_create_vm(randomx_flags flags,
     randomx_cache *cache, randomx_dataset *dataset);
