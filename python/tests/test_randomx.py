@@ -429,7 +429,8 @@ class FullMode(unittest.TestCase):
 
 
 @unittest.skipUnless(os.environ.get("YESPOWER_TEST_INSTALLED"),
-                     "only for an installed copy")
+                     "only for an installed copy: make check-python-pip "
+                     "runs it")
 class Installed(unittest.TestCase):
     def test_bundled_library(self):
         package = os.path.dirname(os.path.abspath(yespower.__file__))
