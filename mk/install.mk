@@ -72,22 +72,22 @@ check-cli: $(B)/yespower
 check-install: $(LIBS) $(B)/yespower
 	@MAKE="$(MAKE)" CC="$(CC)" sh test/tests-cli.sh install
 
-check-python: $(SONAME) $(RX_BUILD)/$(RX_SONAME)
-	@PYTHON="$(PYTHON)" RX_SO="$(RX_BUILD)/$(RX_SONAME)" \
+check-python: $(SONAME) $(B)/randomx/librandomx.so.1
+	@PYTHON="$(PYTHON)" RX_SO="$(B)/randomx/librandomx.so.1" \
 		sh test/tests-cli.sh python
 
 check-python-pip: $(SONAME)
 	@PYTHON="$(PYTHON)" sh test/tests-cli.sh python-pip
 
-check-python-full: $(SONAME) $(RX_BUILD)/$(RX_SONAME)
-	@PYTHON="$(PYTHON)" RX_SO="$(RX_BUILD)/$(RX_SONAME)" \
+check-python-full: $(SONAME) $(B)/randomx/librandomx.so.1
+	@PYTHON="$(PYTHON)" RX_SO="$(B)/randomx/librandomx.so.1" \
 		sh test/tests-cli.sh python-full
 
 # Shares verified per second from Python against C on the same work (not
 # a test: see python/bench/bench_shares.py --help).
-bench-python: $(SONAME) $(RX_BUILD)/$(RX_SONAME)
+bench-python: $(SONAME) $(B)/randomx/librandomx.so.1
 	$(PYTHON) python/bench/bench_shares.py --yespower-lib ./$(SONAME) \
-		--randomx-lib $(RX_BUILD)/$(RX_SONAME) $(BENCH_PYTHON_ARGS)
+		--randomx-lib $(B)/randomx/librandomx.so.1 $(BENCH_PYTHON_ARGS)
 
 clean: clean-python
 clean-python:

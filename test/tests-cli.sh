@@ -24,6 +24,7 @@ CC=${CC:-cc}
 PYTHON=${PYTHON:-python3}
 # The tree's librandomx, for the Python suites (make passes its own B).
 RX_SO=${RX_SO:-$ROOT/build/randomx/librandomx.so.1}
+case $RX_SO in /*) ;; *) RX_SO=$ROOT/$RX_SO ;; esac
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/yespower-tests.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 2' HUP INT TERM
@@ -544,7 +545,7 @@ run_one_unittest() {
 			skipped=$((skipped + nskip))
 			# unittest's own words for each skip, once each.
 			reasons=$(sed -n 's/.* skipped .\(.*\).$/\1/p' \
-			    "$TMP/log" | sort -u | paste -s -d ';' -)
+			    "$TMP/log" | sort -u | sed -e ':a' -e 'N;s/\n/; /;ta')
 			why="$why${why:+; }$test: ${reasons:-see its -v output}"
 		fi
 	else
