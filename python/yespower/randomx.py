@@ -214,11 +214,16 @@ class _Generation:
         workers = [threading.Thread(target=_lib.randomx_init_dataset,
                                     args=(self.dataset, self.cache) + s)
                    for s in slices[1:]]
-        for w in workers:
-            w.start()
-        _lib.randomx_init_dataset(self.dataset, self.cache, *slices[0])
-        for w in workers:
-            w.join()
+        try:
+            for w in workers:
+                w.start()
+            _lib.randomx_init_dataset(self.dataset, self.cache, *slices[0])
+        finally:
+            # Even on KeyboardInterrupt: the dataset may be freed only once
+            # no thread writes to it.
+            for w in workers:
+                if w.ident is not None:     # started
+                    w.join()
         # A full-mode VM reads only the dataset.
         _lib.randomx_release_cache(self.cache)
         self.cache = None
