@@ -48,10 +48,10 @@ def parse():
                     help="also the full mode (builds a 2080 MiB dataset)")
     ap.add_argument("--preset", default="yespower",
                     help="the yespower preset (default yespower)")
-    ap.add_argument("--rounds", type=int, default=3,
-                    help="runs of each side, alternating (default 3)")
-    ap.add_argument("--seconds", type=float, default=2.0,
-                    help="about how long one run takes (default 2)")
+    ap.add_argument("--rounds", type=int, default=7,
+                    help="runs of each side, alternating (default 7)")
+    ap.add_argument("--seconds", type=float, default=1.0,
+                    help="about how long one run takes (default 1)")
     ap.add_argument("--threads", default="1,2",
                     help="thread counts (default 1,2)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
@@ -134,8 +134,10 @@ def run_c(drv, vms, preset, blobs, threads):
 
 
 def measure(name, drv, py_fn, vms, preset, length, threads_list):
-    # Size the runs from one short Python pass.
-    probe = inputs(4, length)
+    # Size the runs from a short Python pass, after one that warms up
+    # (a first hash pays for page faults and compiled code).
+    run_python(py_fn, inputs(2, length), 1)
+    probe = inputs(8, length)
     t, _ = run_python(py_fn, probe, 1)
     per_hash = max(t / len(probe), 1e-6)
     rows = []
