@@ -26,6 +26,7 @@ a quiet machine, and read a shared machine's figures as such.
 import argparse
 import ctypes
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -133,6 +134,15 @@ def run_c(drv, vms, preset, blobs, threads):
     return secs, [raw[32 * i:32 * i + 32] for i in range(len(blobs))]
 
 
+CPU_ROWS = []
+
+
+def thread_cpu():
+    """This thread's CPU seconds (user + system)."""
+    r = resource.getrusage(resource.RUSAGE_THREAD)
+    return r.ru_utime + r.ru_stime
+
+
 def measure(name, drv, py_fn, vms, preset, length, threads_list):
     # Size the runs from a short Python pass, after one that warms up
     # (a first hash pays for page faults and compiled code).
@@ -147,12 +157,20 @@ def measure(name, drv, py_fn, vms, preset, length, threads_list):
         count -= count % threads
         blobs = inputs(count, length)
         rates = {"C": [], "Python": []}
+        cpu_ms = {"C": [], "Python": []}
         for r in range(ARGS.rounds):
             for side in ("C", "Python") if r % 2 == 0 else ("Python", "C"):
+                cpu = thread_cpu()
                 if side == "C":
                     secs, got = run_c(drv, vms, preset, blobs, threads)
                 else:
                     secs, got = run_python(py_fn, blobs, threads)
+                cpu = thread_cpu() - cpu
+                if threads == 1:
+                    # One thread hashes on this one, C's as Python's: its
+                    # CPU time per share depends far less on the machine's
+                    # load than the wall-clock rate does.
+                    cpu_ms[side].append(1000.0 * cpu / count)
                 if side == "C":
                     c_answers = got
                 else:
@@ -166,6 +184,9 @@ def measure(name, drv, py_fn, vms, preset, length, threads_list):
                 raise RuntimeError("%s: C and Python disagree" % name)
         rows.append((name, threads, statistics.median(rates["C"]),
                      statistics.median(rates["Python"])))
+        if threads == 1:
+            CPU_ROWS.append((name, statistics.median(cpu_ms["C"]),
+                             statistics.median(cpu_ms["Python"])))
     return rows
 
 
@@ -228,6 +249,10 @@ def main():
     print("(n/1: the rate over the same side's one-thread rate; n/C1: "
           "Python's over C's one-thread rate; medians of %d runs)"
           % ARGS.rounds)
+    print("\n%-26s %14s %14s %8s" % ("one thread, CPU time", "C ms/share",
+                                     "Py ms/share", "Py/C"))
+    for name, c, py in CPU_ROWS:
+        print("%-26s %14.3f %14.3f %7.1f%%" % (name, c, py, 100.0 * py / c))
 
 if __name__ == "__main__":
     main()
