@@ -135,6 +135,7 @@ def run_c(drv, vms, preset, blobs, threads):
 
 
 CPU_ROWS = []
+WRAPPER = []
 
 
 def thread_cpu():
@@ -190,6 +191,27 @@ def measure(name, drv, py_fn, vms, preset, length, threads_list):
     return rows
 
 
+def wrapper_cost(rx, n=20000):
+    """CPU microseconds per call of everything hash() does but the hash:
+    argument checks, the output buffer, borrowing and returning a VM,
+    and a ctypes call (to randomx_dataset_item_count, which does
+    nothing).  A bound on Python's share of a share's cost that no load
+    on the machine can blur."""
+    core, lib = rx._core, randomx._lib
+    blob = bytes(76)
+    t0 = thread_cpu()
+    for _ in range(n):
+        src = randomx._bytes(blob, "data")
+        ctypes.create_string_buffer(32)
+        gen, vm = core.acquire(None)
+        try:
+            lib.randomx_dataset_item_count()
+        finally:
+            core.release(gen, vm)
+        len(src)
+    return 1e6 * (thread_cpu() - t0) / n
+
+
 def rx_workload(drv, full, threads_list):
     t0 = time.perf_counter()
     rx = randomx.RandomX(b"bench_shares key", full=full)
@@ -202,6 +224,7 @@ def rx_workload(drv, full, threads_list):
     for g, vm in warm:
         rx._core.release(g, vm)
     c_vms = [gen.new_vm() for _ in range(n)]
+    WRAPPER.append(("RandomX hash()", wrapper_cost(rx)))
     try:
         return measure("RandomX v1 %s" % ("full" if full else "light"),
                        drv, rx.hash, c_vms, None, 76, threads_list)
@@ -253,6 +276,9 @@ def main():
                                      "Py ms/share", "Py/C"))
     for name, c, py in CPU_ROWS:
         print("%-26s %14.3f %14.3f %7.1f%%" % (name, c, py, 100.0 * py / c))
+    for name, us in WRAPPER[:1]:
+        print("\n%s without the hash (checks, buffer, VM pool, a ctypes "
+              "call): %.1f us of CPU time per share" % (name, us))
 
 if __name__ == "__main__":
     main()
