@@ -171,6 +171,14 @@ class KnownAnswers(unittest.TestCase):
                          PYRX_EXPECTED[0])
         self.assertEqual(randomx.get_rx_hash(m, other, 3000), h)
         self.assertEqual(len(randomx._seeds.objects), 2)
+        # A third seed: the least recently used one goes, and its memory.
+        dropped = randomx._seeds.objects[PYRX_SEED][0]
+        third = bytes([1]) * 32
+        self.assertNotEqual(randomx.get_rx_hash(m, third, 5000), h)
+        self.assertEqual(sorted(randomx._seeds.objects), [other, third])
+        self.assertIsNone(dropped.key)
+        self.assertEqual(randomx.get_rx_hash(m, PYRX_SEED, 1).hex(),
+                         PYRX_EXPECTED[0])
 
     def test_seed_height(self):
         # Monero: keys change every 2048 blocks, 64 blocks late.
