@@ -236,10 +236,11 @@ class Errors(unittest.TestCase):
 
     def test_memory_error(self):
         """Address space for the interpreter but not for a 256 MiB cache."""
-        code = ("import resource, sys\n"
+        code = ("import os, resource\n"
                 "from yespower import randomx\n"
                 "with open('/proc/self/statm') as f:\n"
-                "    size = int(f.read().split()[0]) * 4096\n"
+                "    size = int(f.read().split()[0]) * "
+                "os.sysconf('SC_PAGE_SIZE')\n"
                 "limit = size + 64 * 2 ** 20\n"
                 "resource.setrlimit(resource.RLIMIT_AS, (limit, limit))\n"
                 "try:\n"
