@@ -20,6 +20,15 @@
 #   make check-python-pip   python3 -m pip install ./python into a fresh
 #                       venv, then the same tests against the installed copy
 #                       (needs python3-venv; run by .ci/run)
+#   make check-python-full  the Python RandomX tests with the full mode
+#                       (a 2080 MiB dataset; minutes)
+#   make bench-python   shares/s from Python and from C on the same work
+#                       (BENCH_PYTHON_ARGS="--full" adds the full mode)
+
+#h Python (mk/install.mk; check-python is in make check):
+#h   check-python-pip     pip install ./python into a fresh venv, offline
+#h   check-python-full    the Python RandomX tests in full mode (minutes)
+#h   bench-python         Python against C, shares/s (not a test)
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -113,14 +122,26 @@ check-cli: $(B)/yespower
 check-install: $(LIBS) $(B)/yespower $(RX_INSTALL_LIBS)
 	@MAKE="$(MAKE)" CC="$(CC)" sh test/tests-cli.sh install
 
-check-python: $(SONAME)
-	@PYTHON="$(PYTHON)" sh test/tests-cli.sh python
+check-python: $(SONAME) $(B)/randomx/librandomx.so.0
+	@PYTHON="$(PYTHON)" RX_SO="$(B)/randomx/librandomx.so.0" \
+		sh test/tests-cli.sh python
 
 check-python-pip: $(SONAME)
 	@PYTHON="$(PYTHON)" sh test/tests-cli.sh python-pip
 
+check-python-full: $(SONAME) $(B)/randomx/librandomx.so.0
+	@PYTHON="$(PYTHON)" RX_SO="$(B)/randomx/librandomx.so.0" \
+		sh test/tests-cli.sh python-full
+
+# Shares verified per second from Python against C on the same work (not
+# a test: see python/bench/bench_shares.py --help).
+bench-python: $(SONAME) $(B)/randomx/librandomx.so.0
+	$(PYTHON) python/bench/bench_shares.py --yespower-lib ./$(SONAME) \
+		--randomx-lib $(B)/randomx/librandomx.so.0 $(BENCH_PYTHON_ARGS)
+
 clean: clean-python
 clean-python:
-	rm -rf python/__pycache__ python/*/__pycache__
+	rm -rf python/__pycache__ python/*/__pycache__ python/*/*/__pycache__
 
-.PHONY: install install-randomx uninstall clean-python check-python-pip
+.PHONY: install install-randomx uninstall clean-python check-python-pip \
+	check-python-full bench-python

@@ -10,16 +10,22 @@
 #   sh tests-cli.sh python       the Python module, from the tree
 #   sh tests-cli.sh python-pip   python3 -m pip install ./python into a
 #                                fresh venv, then the module's tests there
+#   sh tests-cli.sh python-full  the RandomX full mode from Python (a 2080
+#                                MiB dataset; minutes)
 #
 # Each suite prints the checks that failed and a last line
 # "SUITE: N passed, N failed"; the exit status is 1 if any failed.
-# Environment: MAKE, CC and PYTHON name the tools (make, cc, python3).
+# Environment: MAKE, CC and PYTHON name the tools (make, cc, python3);
+# RX_SO the tree's librandomx.so.0 (build/randomx/librandomx.so.0).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 PYTHON=${PYTHON:-python3}
+# The tree's librandomx, for the Python suites (make passes its own B).
+RX_SO=${RX_SO:-$ROOT/build/randomx/librandomx.so.0}
+case $RX_SO in /*) ;; *) RX_SO=$ROOT/$RX_SO ;; esac
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/yespower-tests.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 2' HUP INT TERM
@@ -676,24 +682,34 @@ suite_install() {
 	fi
 }
 
-# run_unittest DIR PYTHON [VAR=VALUE...]: the module's tests, run in DIR,
-# quiet unless they fail.
+# run_unittest DIR PYTHON [VAR=VALUE...]: the module's tests (yespower's,
+# then RandomX's), run in DIR, quiet unless they fail.
 run_unittest() {
 	dir=$1 python=$2
 	shift 2
+	for t in test_yespower test_randomx; do
+		run_one_unittest "$dir" "$python" "$t" "$@"
+	done
+}
+
+run_one_unittest() {
+	dir=$1 python=$2 test=$3
+	shift 3
 	if (cd "$dir" && env "$@" PYTHONDONTWRITEBYTECODE=1 "$python" \
-	    "$ROOT/python/tests/test_yespower.py") > "$TMP/log" 2>&1; then
+	    "$ROOT/python/tests/$test.py" -v) > "$TMP/log" 2>&1; then
 		n=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in.*/\1/p' "$TMP/log")
 		nskip=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' "$TMP/log")
 		passed=$((passed + ${n:-0} - ${nskip:-0}))
 		if [ "${nskip:-0}" != 0 ]; then
 			skipped=$((skipped + nskip))
-			why="$why${why:+; }Python tests for an installed copy"
-			why="$why only: make check-python-pip runs them"
+			# unittest's own words for each skip, once each.
+			reasons=$(sed -n 's/.* skipped .\(.*\).$/\1/p' \
+			    "$TMP/log" | sort -u | sed -e ':a' -e 'N;s/\n/; /;ta')
+			why="$why${why:+; }$test: ${reasons:-see its -v output}"
 		fi
 	else
 		cat "$TMP/log"
-		fail "python tests with $python"
+		fail "python $test with $python"
 	fi
 }
 
@@ -704,7 +720,20 @@ suite_python() {
 	fi
 	run_unittest "$ROOT" "$PYTHON" \
 	    YESPOWER_LIBRARY="$ROOT/libyespower.so.1" \
+	    RANDOMX_LIBRARY="$RX_SO" \
 	    PYTHONPATH="$ROOT/python:$ROOT/python/modules"
+}
+
+# The full mode (a 2080 MiB dataset) on its own: minutes.
+suite_python_full() {
+	if ! command -v "$PYTHON" > /dev/null; then
+		skipped=1 why="no $PYTHON"
+		return
+	fi
+	run_one_unittest "$ROOT" "$PYTHON" test_randomx \
+	    YESPOWER_LIBRARY="$ROOT/libyespower.so.1" \
+	    RANDOMX_LIBRARY="$RX_SO" \
+	    PYTHONPATH="$ROOT/python:$ROOT/python/modules" RANDOMX_TEST_FULL=1
 }
 
 suite_python_pip() {
@@ -741,8 +770,11 @@ suite_python_pip() {
 	    fail "make libyespower.so.1 (back to the default flags)"
 	# Run from elsewhere, so that nothing is imported from the tree.
 	(cd "$TMP" && "$V/bin/python" -c 'import yespower_hash, yespower
-print(yespower.library_path)') > "$TMP/out" 2>&1 &&
-	    grep -q "^$V/.*/yespower/libyespower.so.1$" "$TMP/out" && pass ||
+import yespower.randomx
+print(yespower.library_path)
+print(yespower.randomx.library_path)') > "$TMP/out" 2>&1 &&
+	    grep -q "^$V/.*/yespower/libyespower.so.1$" "$TMP/out" &&
+	    grep -q "^$V/.*/yespower/librandomx.so.0$" "$TMP/out" && pass ||
 	    fail "installed module: $(cat "$TMP/out")"
 	run_unittest "$TMP" "$V/bin/python" YESPOWER_TEST_INSTALLED=1
 	if "$V/bin/python" -m pip uninstall -y yespower > "$TMP/log" 2>&1 &&
@@ -759,7 +791,9 @@ cli) suite_cli ;;
 install) suite_install ;;
 python) suite_python ;;
 python-pip) suite_python_pip ;;
-*) echo "usage: sh tests-cli.sh cli|install|python|python-pip" >&2; exit 2 ;;
+python-full) suite_python_full ;;
+*) echo "usage: sh tests-cli.sh cli|install|python|python-pip|python-full" \
+	>&2; exit 2 ;;
 esac
 summary="$1: $passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary="$summary, $skipped skipped ($why)"

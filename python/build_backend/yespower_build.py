@@ -1,11 +1,13 @@
 """A PEP 517 build backend for the yespower Python package, standard library
 only, so that pip can install ./python with no network and no setuptools.
 
-build_wheel() runs `make B=build/python build/python/libyespower.so.1` in
-the libyespower checkout that holds this directory (pip builds a local
-directory in place): a build of its own with the default flags, whatever
-the top level was built with.  Then it writes a wheel of:
+build_wheel() runs `make B=build/python build/python/libyespower.so.1
+build/python/randomx/librandomx.so.0` in the libyespower checkout that
+holds this directory (pip builds a local directory in place): a build of
+its own with the default flags, whatever the top level was built with.
+Then it writes a wheel of:
   yespower/__init__.py, yespower/libyespower.so.1   the module and library
+  yespower/randomx.py, yespower/librandomx.so.0     RandomX's
   modules/*.py, at the top level                    getPoWHash per preset
   yespower-VERSION.dist-info/                       METADATA, WHEEL, RECORD
 
@@ -25,8 +27,10 @@ import zipfile
 
 NAME = "yespower"
 SONAME = "libyespower.so.1"
-SUMMARY = ("yespower proof-of-work hashing (libyespower): yespower 0.5/1.0, "
-           "power2b, chain presets and the getPoWHash modules pools import")
+RX_SONAME = "librandomx.so.0"
+SUMMARY = ("yespower and RandomX proof-of-work hashing (libyespower): "
+           "yespower 0.5/1.0, power2b, chain presets, the getPoWHash "
+           "modules pools import, RandomX v1/v2 and pyrx's get_rx_hash")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_ROOT = os.path.dirname(HERE)           # python/
@@ -47,7 +51,8 @@ def _platform_tag():
 
 
 def _build_library():
-    """Build libyespower.so.1 in the checkout; return its path."""
+    """Build libyespower.so.1 and librandomx.so.0 in the checkout; return
+    their paths."""
     for needed in ("Makefile", "yespower.h"):
         if not os.path.exists(os.path.join(SOURCE_ROOT, needed)):
             raise RuntimeError(
@@ -59,7 +64,8 @@ def _build_library():
     # top-level library may have been built for something else (a
     # sanitizer, -march=native), which must not end up in the wheel.
     build = "build/python"
-    cmd = [make, "-C", SOURCE_ROOT, "B=" + build, build + "/" + SONAME]
+    cmd = [make, "-C", SOURCE_ROOT, "B=" + build, build + "/" + SONAME,
+           build + "/randomx/" + RX_SONAME]
     env = dict(os.environ)
     env.pop("CFLAGS", None)
     print("yespower: running %s" % " ".join(cmd), file=sys.stderr)
@@ -68,14 +74,19 @@ def _build_library():
         raise RuntimeError("yespower: `%s` failed (exit status %d): the "
                            "package needs make and a C compiler"
                            % (" ".join(cmd), done.returncode))
-    return os.path.join(SOURCE_ROOT, build, SONAME)
+    return (os.path.join(SOURCE_ROOT, build, SONAME),
+            os.path.join(SOURCE_ROOT, build, "randomx", RX_SONAME))
 
 
-def _files(library):
+def _files(libraries):
     """(name in the wheel, path on disk, mode) for every packaged file."""
+    package = os.path.join(PACKAGE_ROOT, "yespower")
     files = [("yespower/__init__.py",
-              os.path.join(PACKAGE_ROOT, "yespower", "__init__.py"), 0o644),
-             ("yespower/" + SONAME, library, 0o755)]
+              os.path.join(package, "__init__.py"), 0o644),
+             ("yespower/randomx.py",
+              os.path.join(package, "randomx.py"), 0o644)]
+    files += [("yespower/" + os.path.basename(lib), lib, 0o755)
+              for lib in libraries]
     modules = os.path.join(PACKAGE_ROOT, "modules")
     for name in sorted(os.listdir(modules)):
         if name.endswith(".py"):

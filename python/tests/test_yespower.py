@@ -282,7 +282,8 @@ class Threads(unittest.TestCase):
 
 
 @unittest.skipUnless(os.environ.get("YESPOWER_TEST_INSTALLED"),
-                     "only for an installed copy")
+                     "only for an installed copy: make check-python-pip "
+                     "runs it")
 class Installed(unittest.TestCase):
     def test_bundled_library(self):
         package = os.path.dirname(os.path.abspath(yespower.__file__))

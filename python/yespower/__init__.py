@@ -10,6 +10,8 @@
     import yespowerr16_hash                      # the module names pools use
     yespowerr16_hash.getPoWHash(header)
 
+RandomX (v1 and v2, pyrx's get_rx_hash) is in yespower.randomx.
+
 Every hash is 32 bytes, in the order it is computed in: chains compare it with
 their target as a little-endian number (int.from_bytes(h, "little")), and
 block explorers show it reversed (h[::-1].hex()).
