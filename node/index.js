@@ -12,7 +12,7 @@
  *   RandomX: new RandomX(key, { v2, mode, threads }); RandomX.create(...)
  *   randomx(data, seed[, variant]), randomxAsync(...)
  *     (node-cryptonight-hashing's shape: variant 0 or absent is rx/0,
- *     "rx/2" is RandomX v2; a 32-byte seed hash; a 32-byte Buffer out)
+ *     "rx/2" is RandomX v2; the seed hash as a Buffer; a 32-byte Buffer out)
  *   randomxCommitment(data, hash)
  */
 const path = require('path');
@@ -65,7 +65,6 @@ for (const [alias, name] of Object.entries(aliases)) {
 
 /* ---- node-cryptonight-hashing's randomx(data, seed, variant) ---- */
 
-const SEED_SIZE = 32;
 let seedSlots = 4;		/* keys kept, 256 MiB each, newest first */
 const seeds = [];		/* { id, rx, pending } */
 
@@ -82,11 +81,13 @@ function variantV2(variant) {
       'computed here: 0 (rx/0, RandomX v1) or "rx/2" (RandomX v2)');
 }
 
+/*
+ * Monero's seed hash is 32 bytes; node-cryptonight-hashing's forks differ
+ * (some insist on 32, some hash any length), so any length is taken.
+ */
 function checkSeed(seed) {
   if (!ArrayBuffer.isView(seed))
     throw new TypeError('seed must be a Buffer');
-  if (seed.byteLength !== SEED_SIZE)
-    throw new RangeError(`seed must be ${SEED_SIZE} bytes`);
   return Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength)
       .toString('hex');
 }
