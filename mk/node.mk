@@ -49,8 +49,10 @@ $(NODE_ADDON): $(NODE_OBJS) libyespower.a $(B)/randomx/librandomx.a
 
 node-addon: $(NODE_ADDON)
 
-# The tests end with the project's count line (node/test/reporter.mjs).
-NODE_TEST = $(NODE) --test --test-reporter=./node/test/reporter.mjs
+# The tests end with the project's count line (node/test/reporter.mjs);
+# a test that hangs fails after 5 minutes.
+NODE_TEST = $(NODE) --test --test-timeout=300000 \
+	--test-reporter=./node/test/reporter.mjs
 
 check-node:
 	@if ! $(NODE) -e 0 2>/dev/null; then \
