@@ -288,7 +288,8 @@ static int parse_options(napi_env env, napi_value v, rx_obj *o)
 		nb_type_error(env, "options must be an object");
 		return -1;
 	}
-	napi_get_named_property(env, v, "v2", &x);
+	if (napi_get_named_property(env, v, "v2", &x) != napi_ok)
+		goto fail;
 	if (!nb_is_nullish(env, x)) {
 		if (napi_get_value_bool(env, x, &b) != napi_ok) {
 			nb_type_error(env, "options.v2 must be a boolean");
@@ -296,7 +297,8 @@ static int parse_options(napi_env env, napi_value v, rx_obj *o)
 		}
 		o->v2 = b;
 	}
-	napi_get_named_property(env, v, "mode", &x);
+	if (napi_get_named_property(env, v, "mode", &x) != napi_ok)
+		goto fail;
 	if (!nb_is_nullish(env, x)) {
 		napi_typeof(env, x, &t);
 		if (t != napi_string) {
@@ -312,13 +314,17 @@ static int parse_options(napi_env env, napi_value v, rx_obj *o)
 		}
 		o->full = !strcmp(mode, "full");
 	}
-	napi_get_named_property(env, v, "threads", &x);
+	if (napi_get_named_property(env, v, "threads", &x) != napi_ok)
+		goto fail;
 	if (!nb_is_nullish(env, x)) {
 		if (nb_integer(env, x, "options.threads", 1, 64, &d))
 			return -1;
 		o->threads = (int)d;
 	}
 	return 0;
+fail:	/* a getter threw: its exception is pending */
+	nb_throw_pending(env);
+	return -1;
 }
 
 static int get_key(napi_env env, napi_value v, const uint8_t **p,

@@ -97,3 +97,13 @@ test('inputs are copied: changing a Buffer after an async call does not change i
   b.fill(0);
   assert.deepStrictEqual(await p, want);
 });
+
+test('getters that throw: their exception, not a crash', () => {
+  const boom = { get N() { throw new Error('boom N'); } };
+  assert.throws(() => y.yespower(Buffer.alloc(1), boom), /boom N/);
+  const opts = { get mode() { throw new Error('boom mode'); } };
+  assert.throws(() => new y.RandomX(null, opts), /boom mode/);
+  const inputs = [Buffer.alloc(1)];
+  Object.defineProperty(inputs, 1, { get() { throw new Error('boom 1'); } });
+  assert.throws(() => y.yespowerBatch(inputs), /boom 1/);
+});
