@@ -9,6 +9,10 @@
 #   make check-node-full    the same answers from a full-mode dataset
 #                       (2 GiB, a minute or more; .ci/run)
 #   make bench-node     shares verified per second, Node against C
+#   make check-node-npm npm install ./node, offline with no registry
+#                       reachable, from a fresh clone of HEAD into a
+#                       scratch project; a known answer through it
+#                       (minutes: it builds the library; .ci/run)
 #
 # The headers come with Node itself (include/node/node_api.h beside its
 # bin/); NODE_INCLUDE=DIR names another place.
@@ -18,6 +22,7 @@
 #h   check-node           the addon's tests (node --test), light mode
 #h   check-node-full      RandomX full mode through the addon (2 GiB, minutes)
 #h   bench-node           shares/s from Node against C, 1 and 2 at a time
+#h   check-node-npm       npm install ./node offline from a fresh clone (minutes)
 
 NODE ?= node
 NODE_INCLUDE ?= $(shell $(NODE) -p \
@@ -66,6 +71,26 @@ check-node:
 check-node-full: node-addon
 	@NODE_RANDOMX_FULL=1 $(NODE_TEST) node/test/full/*.test.js
 
+# node-multi-hashing-aesni's published rx/0 answer (its 64-byte seed).
+NODE_NPM_CHECK = const y = require('yespower'); \
+	const h = y.randomx(Buffer.from('This is a test'), Buffer.from( \
+	'000000000000000100000000000000000000000f000000042000000000000000')); \
+	process.exit(h.toString('hex') === \
+	'045a80cb878aeb8648f27706fc9dcfae2be284e609f17e8a66566c23c48359c0' ? 0 : 1)
+
+check-node-npm:
+	@if ! command -v npm >/dev/null || ! command -v git >/dev/null; then \
+		echo "node-npm: 0 passed, 0 failed, 1 skipped (no npm or git)"; \
+		exit 0; fi; \
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	git clone -q . "$$tmp/clone" && mkdir "$$tmp/app" && cd "$$tmp/app" && \
+	if npm install --offline --registry=http://127.0.0.1:9/ --no-audit \
+	    --no-fund "$$tmp/clone/node" > "$$tmp/npm.log" 2>&1 && \
+	    $(NODE) -e "$(NODE_NPM_CHECK)"; then \
+		echo "node-npm: 1 passed, 0 failed"; \
+	else cat "$$tmp/npm.log"; echo "node-npm: 0 passed, 1 failed"; \
+		exit 1; fi
+
 bench-node: node-addon $(NODE_B)/c-verify
 	@$(NODE) node/bench/bench.js $(NODE_B)/c-verify
 
@@ -80,4 +105,5 @@ clean: clean-node
 clean-node:
 	rm -rf node/build node/node_modules
 
-.PHONY: node-addon check-node check-node-full bench-node clean-node
+.PHONY: node-addon check-node check-node-full check-node-npm bench-node \
+	clean-node
