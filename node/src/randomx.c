@@ -12,8 +12,8 @@
  *   randomxCommitment(data, hash)               (module function)
  *
  * A key's cache (light mode) or dataset (full mode) and the VMs that use
- * it live in an rx_key, counted: the object holds one reference to its
- * current key and every call holds one while it runs.  A key change
+ * it live in an rx_key (rx-key.c), counted: the object holds one
+ * reference to its current key and every call holds one while it runs.  A key change
  * builds the new rx_key aside (on the pool for setKeyAsync) and swaps it
  * in on the JavaScript thread when it is ready, so calls made before the
  * swap finish with the old key, calls made after it use the new one, and
@@ -25,7 +25,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
