@@ -13,11 +13,11 @@
  *
  * A key's cache (light mode) or dataset (full mode) and the VMs that use
  * it live in an rx_key (rx-key.c), counted: the object holds one
- * reference to its current key and every call holds one while it runs.  A key change
- * builds the new rx_key aside (on the pool for setKeyAsync) and swaps it
- * in on the JavaScript thread when it is ready, so calls made before the
- * swap finish with the old key, calls made after it use the new one, and
- * the old key's memory goes when its last call ends.
+ * reference to its current key and every call holds one while it runs.
+ * A key change builds the new rx_key aside (on the pool for setKeyAsync)
+ * and swaps it in on the JavaScript thread when it is ready, so calls
+ * made before the swap finish with the old key, calls made after it use
+ * the new one, and the old key's memory goes when its last call ends.
  *
  * rx_obj is touched on the JavaScript thread only; rx_key's VM list has a
  * lock, its count is atomic, the rest is read-only once built.
