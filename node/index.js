@@ -12,7 +12,7 @@
  *   RandomX: new RandomX(key, { v2, mode, threads }); RandomX.create(...)
  *   randomx(data, seed[, variant]), randomxAsync(...)
  *     (node-cryptonight-hashing's shape: variant 0 or absent is rx/0,
- *     "rx/2" is RandomX v2; the seed hash as a Buffer; a 32-byte Buffer out)
+ *     "rx/2" is refused: other addons answer it differently from v2.0, see RandomX for v2;
  *   randomxCommitment(data, hash)
  */
 const path = require('path');
@@ -71,14 +71,19 @@ const seeds = [];		/* { id, rx, pending } */
 function variantV2(variant) {
   if (variant === undefined || variant === 0 || variant === 'rx/0')
     return false;
+  /* MoneroOcean's addon publishes "rx/2" answers that are not RandomX
+   * v2.0's (tevador/RandomX's published v2 hashes, which this library
+   * computes): refused rather than answered differently.  RandomX v2 is
+   * new RandomX(key, { v2: true }). */
   if (variant === 'rx/2')
-    return true;
+    throw new RangeError('"rx/2" is refused: its answers in other addons ' +
+        'differ from RandomX v2.0\'s; use new RandomX(key, { v2: true })');
   if (typeof variant !== 'number' && typeof variant !== 'string')
     throw new TypeError('variant must be a number or a string');
   /* the other chains' RandomX (Wownero, Arqma, Scala...) differ in
    * parameters this library does not have */
   throw new RangeError(`RandomX variant ${JSON.stringify(variant)} is not ` +
-      'computed here: 0 (rx/0, RandomX v1) or "rx/2" (RandomX v2)');
+      'computed here: 0 (rx/0, RandomX v1)');
 }
 
 /*
