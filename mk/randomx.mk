@@ -61,7 +61,8 @@ RX_IS_X86 = $(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE))
 RX_DEFS = $(if $(RX_IS_X86),-DRX_X86_ISAS=1)
 # ---- AArch64 (little-endian, LP64 Linux): its files and flags ----
 RX_IS_A64 = $(filter aarch64-%linux-gnu aarch64-%linux-musl,$(MACHINE))
-RX_A64_SRCS = randomx/aes-armv8.c
+RX_A64_SRCS = randomx/aes-armv8.c randomx/jit-mem.c randomx/jit-a64.c \
+	randomx/jit-superscalar-a64.c
 RX_CFLAGS_aes-armv8 = -march=armv8-a+crypto
 RX_DEFS += $(if $(RX_IS_A64),-DRX_A64_ISAS=1)
 # ---- end AArch64 ----
