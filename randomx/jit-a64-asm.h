@@ -190,6 +190,14 @@ static inline void a64_lsri(a64_asm *a, int d, int n, unsigned k)
 	    (uint32_t)d);
 }
 
+/* UBFX Xd, Xn, #lsb, #width (UBFM) */
+static inline void a64_ubfx(a64_asm *a, int d, int n, unsigned lsb,
+    unsigned width)
+{
+	a64_put(a, 0xd3400000u | lsb << 16 | (lsb + width - 1) << 10 |
+	    (uint32_t)n << 5 | (uint32_t)d);
+}
+
 static inline void a64_rbit(a64_asm *a, int d, int n)
 {
 	a64_put(a, 0xdac00000u | (uint32_t)n << 5 | (uint32_t)d);
@@ -377,6 +385,7 @@ static inline void a64_v3(a64_asm *a, uint32_t op, int d, int n, int m)
 #define A64_VAND 0x4e201c00u
 #define A64_VORR 0x4ea01c00u
 #define A64_EXT8 0x6e004000u	/* EXT .16B, #8 */
+#define A64_BIF 0x6ee01c00u	/* Vd = (Vn & ~Vm) | (Vd & Vm) */
 
 /* op | n << 5 | d */
 static inline void a64_v2(a64_asm *a, uint32_t op, int d, int n)

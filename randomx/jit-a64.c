@@ -9,16 +9,20 @@
  *
  *	x19 .. x26	r0 .. r7
  *	v0 .. v3	f0 .. f3	v4 .. v7	e0 .. e3
- *	v8 .. v11	a0 .. a3	v12	group E AND mask (low 56 bits)
+ *	v8 .. v11	a0 .. a3	v12	group E: the bits kept (22-55)
  *	v13		group E OR mask	v14	FSCAL_R's XOR mask
  *	v15		zero (the AES rounds' key)
- *	x27		scratchpad	x29	dataset + datasetOffset
+ *	x27		scratchpad	x29	dataset + datasetOffset (full
+ *			mode), datasetOffset / 64 (light mode)
  *	x28		the memory registers, the one the iteration XORs in
  *			the high half: v1 mx:ma, v2 ma:mx (ROR 32 swaps them)
  *	x0		the context	x1, x2	scratchpad + spAddr0, spAddr1
- *	x3		iterations left	x4 .. x7	scratch
+ *	x3		iterations left	x4 .. x7	scratch (x7 the cache
+ *			in light mode, for the compiled SuperscalarHash)
  *	x8 .. x17	the program's constants that take more than one
- *			instruction to make, loaded once before the loop
+ *			instruction to make, loaded once before the loop (in
+ *			light mode only x16 and x17, which the compiled
+ *			SuperscalarHash called in the loop leaves alone)
  *
  * The rounding mode is FPCR's RMode (RandomX's 1 and 2 are its 2 and 1);
  * the caller's FPCR is saved and restored.  Constants are never reloaded
@@ -26,7 +30,8 @@
  * only by CBRANCH's TST right before its branch.  The next dataset line is
  * prefetched as soon as its address is known (the end of the iteration
  * before in v1, two iterations ahead in v2).  Light mode calls back into C
- * for its item (light_item), saving the caller-saved registers around it.
+ * for its item (light_item) through a stub that keeps the loop's registers,
+ * unless the compiled SuperscalarHash can be called directly (jit-a64.h).
  * Code is written, then made coherent with the instruction cache
  * (__builtin___clear_cache) before it runs.
  */
@@ -38,6 +43,7 @@
 #if RX_HAVE_JIT && defined(__aarch64__)
 
 #include "randomx/jit-a64-asm.h"
+#include "randomx/jit-a64.h"
 
 #define POOL_BYTES 4096
 #define CODE_BYTES 65536
@@ -58,7 +64,7 @@
 #define KREG0 8
 #define NKREGS 10
 #define VA(i) (8 + (i))
-#define VEAND 12
+#define VESEL 12
 #define VEOR 13
 #define VSCALE 14
 #define VZERO 15
@@ -69,27 +75,40 @@
 
 #define DMASK ((uint64_t)RX_DATASET_ADDR_MASK)
 
+/*
+ * Group E conversion (4.3.2) is (x & 0x00ffffffffffffff) | mask, where x
+ * is a signed 32-bit integer converted exactly, so its fraction's low 22
+ * bits are 0, and the mask has only bits 0-21 and 56-62: the same as
+ * taking bits 22-55 from x and the others from the mask, one BIF.
+ */
+#define E_SELECT UINT64_C(0x00ffffffffc00000)
+
 /* what the compiled loop reads and writes (offsets used by the code) */
 typedef struct rx_a64_ctx {
 	uint64_t r[8];
 	uint64_t f[8];
 	uint64_t e[8];
 	uint64_t a[8];
-	uint64_t e_and[2], e_or[2], scale[2];
+	uint64_t e_sel[2], e_or[2], scale[2];
 	uint8_t *scratchpad;
 	const uint8_t *memory;		/* full mode: dataset + offset */
 	uint64_t mem;			/* x28 at the start */
 	uint64_t sp0, sp1;		/* first iteration's spAddr0, 1 */
 	uint64_t iterations;
 	uint64_t fpcr;			/* in, and out at the end */
-	/* light mode and software AES: C called from the loop */
-	const uint8_t *(*item_fn)(struct rx_a64_ctx *x, uint64_t offset);
+	/* light mode: the compiled SuperscalarHash's single-item routine
+	 * (jit-a64.h), or NULL, and then C called from the loop */
+	const void *ss_single;
+	const uint8_t *cache_memory;
+	/* light mode without it, and software AES: C called from the loop */
+	const uint8_t *(*item_fn)(struct rx_a64_ctx *x, uint64_t n);
 	void (*mix_fe)(uint64_t f[8], const uint64_t e[8]);
 	const rx_ss_jit *ss;
 	const rx_cache_state *cache;
 	void (*item_trace)(void *ctx, uint64_t item_number);
 	void *item_trace_ctx;
 	uint64_t dataset_offset;
+	uint64_t item_base;		/* light mode: datasetOffset / 64 */
 	uint64_t fbuf[8] __attribute__((aligned(16)));
 	uint64_t ebuf[8] __attribute__((aligned(16)));
 	uint8_t item[64] __attribute__((aligned(64)));
@@ -103,6 +122,7 @@ struct rx_jit_vm {
 	rx_a64_ctx ctx __attribute__((aligned(64)));
 	rx_exec_mem mem;
 	program_fn fn;
+	const void *stub;	/* light mode: emit_light_stub's code */
 	rx_insn code[RX_PROGRAM_MAX_SIZE + 1];
 	uint32_t pos[RX_PROGRAM_MAX_SIZE + 1];
 };
@@ -122,7 +142,9 @@ typedef struct {
 	size_t pool_pc;		/* the pool's first word, in instructions
 				   before the code (negative distance) */
 	uint64_t kval[NKREGS];
-	unsigned nk;
+	unsigned nk, nkmax;
+	int kbase;
+	size_t stub;		/* emit_light_stub's code */
 	size_t kslots;		/* where the constant loads go */
 	int v2, full, hard_aes;
 } compiler;
@@ -197,10 +219,10 @@ static int const_reg(compiler *c, int t, uint64_t k)
 		return t;
 	for (i = 0; i < c->nk; i++)
 		if (c->kval[i] == k)
-			return KREG0 + (int)i;
-	if (c->nk < NKREGS) {
+			return c->kbase + (int)i;
+	if (c->nk < c->nkmax) {
 		c->kval[c->nk] = k;
-		return KREG0 + (int)c->nk++;
+		return c->kbase + (int)c->nk++;
 	}
 	emit_ldr_pool(c, t, k);
 	return t;
@@ -434,8 +456,7 @@ static void emit_insn(compiler *c, const rx_insn *in, const uint32_t *pos)
 		break;
 	case RX_OP_FDIV_M:
 		emit_load_cvt(c, VT0, in);
-		a64_v3(a, A64_VAND, VT0, VT0, VEAND);
-		a64_v3(a, A64_VORR, VT0, VT0, VEOR);
+		a64_v3(a, A64_BIF, VT0, VEOR, VESEL);
 		a64_v3(a, A64_FDIV, vd, vd, VT0);
 		break;
 	case RX_OP_FSQRT_R:
@@ -517,12 +538,12 @@ static void emit_prologue(compiler *c)
 		a64_ldp(a, R(i), R(i + 1), XCTX, (int32_t)(OFF(r) + 8 * i));
 	a64_ldpq(a, VA(0), VA(1), XCTX, (int32_t)OFF(a));
 	a64_ldpq(a, VA(2), VA(3), XCTX, (int32_t)OFF(a) + 32);
-	a64_ldrq_imm(a, VEAND, XCTX, OFF(e_and));
+	a64_ldrq_imm(a, VESEL, XCTX, OFF(e_sel));
 	a64_ldrq_imm(a, VEOR, XCTX, OFF(e_or));
 	a64_ldrq_imm(a, VSCALE, XCTX, OFF(scale));
 	a64_vzero(a, VZERO);
 	a64_ldr_imm(a, XSP, XCTX, OFF(scratchpad));
-	a64_ldr_imm(a, XDS, XCTX, OFF(memory));
+	a64_ldr_imm(a, XDS, XCTX, c->full ? OFF(memory) : OFF(item_base));
 	a64_ldr_imm(a, XMEM, XCTX, OFF(mem));
 	a64_ldr_imm(a, XCNT, XCTX, OFF(iterations));
 	a64_ldr_imm(a, T0, XCTX, OFF(fpcr));
@@ -554,9 +575,13 @@ static void emit_addresses(compiler *c, const rx_program_config *cfg,
 		a64_rrr(a, A64_EOR, T2, T3, T0, 1, 32);
 		a64_logi(a, A64_ANDI, T2, T2, m);
 	} else {
+		/* spAddr1 masked where it is, then shifted by the ADD */
 		a64_logi(a, A64_ANDI, T1, T0, m);
-		a64_lsri(a, T2, T0, 32);
-		a64_logi(a, A64_ANDI, T2, T2, m);
+		a64_logi(a, A64_ANDI, T2, T0,
+		    a64_bitmask((uint64_t)RX_L3_MASK64 << 32));
+		a64_rrr(a, A64_ADD, XP0, XSP, T1, 0, 0);
+		a64_rrr(a, A64_ADD, XP1, XSP, T2, 1, 32);
+		return;
 	}
 	a64_rrr(a, A64_ADD, XP0, XSP, T1, 0, 0);
 	a64_rrr(a, A64_ADD, XP1, XSP, T2, 0, 0);
@@ -580,46 +605,90 @@ static void emit_loop_load(a64_asm *a)
 	}
 	for (i = 0; i < 8; i++)
 		a64_v2(a, A64_SCVTF, i, i);
-	for (i = 4; i < 8; i++) {
-		a64_v3(a, A64_VAND, i, i, VEAND);
-		a64_v3(a, A64_VORR, i, i, VEOR);
-	}
+	for (i = 4; i < 8; i++)
+		a64_v3(a, A64_BIF, i, VEOR, VESEL);
 }
 
-/* T1 (set before) is the item's byte offset; r ^= the item */
+/*
+ * r ^= the item: at XDS + T1 in full mode (T1 >> 32 in v2); in light mode
+ * number x4 + XDS, where XDS holds datasetOffset / 64, computed by the
+ * routine at ctx->ss_single with jit-a64.h's convention: the compiled
+ * SuperscalarHash's, or emit_light_stub's when there is none (no
+ * compiled programs, or a test tracing the items).
+ */
 static void emit_read_item(compiler *c)
 {
 	a64_asm *a = &c->a;
 	int i;
 
 	if (c->full) {
-		a64_rrr(a, A64_ADD, T1, XDS, T1, 0, 0);
-	} else {
-		emit_save(a);
-		a64_rrr(a, A64_ORR, 1, A64_XZR, T1, 0, 0);
-		a64_ldr_imm(a, T0, XCTX, OFF(item_fn));
-		a64_blr(a, T0);
-		a64_mov(a, T1, 0);
-		emit_restore(a);
+		a64_rrr(a, A64_ADD, T1, XDS, T1, c->v2 ? 1 : 0,
+		    c->v2 ? 32 : 0);
+		for (i = 0; i < 8; i += 2) {
+			a64_ldp(a, T2, T3, T1, 8 * i);
+			a64_rrr(a, A64_EOR, R(i), R(i), T2, 0, 0);
+			a64_rrr(a, A64_EOR, R(i + 1), R(i + 1), T3, 0, 0);
+		}
+		return;
 	}
-	for (i = 0; i < 8; i += 2) {
-		a64_ldp(a, T2, T3, T1, 8 * i);
-		a64_rrr(a, A64_EOR, R(i), R(i), T2, 0, 0);
-		a64_rrr(a, A64_EOR, R(i + 1), R(i + 1), T3, 0, 0);
-	}
+	a64_rrr(a, A64_ADD, 4, 4, XDS, 0, 0);
+	a64_ldr_imm(a, T1, XCTX, OFF(ss_single));
+	a64_blr(a, T1);
+	for (i = 0; i < 8; i++)
+		a64_rrr(a, A64_EOR, R(i), R(i), 8 + i, 0, 0);
 }
 
-/* v2's step 10 with the Crypto Extensions: AESENC / AESDEC of x86 */
+/*
+ * Light mode's item from C (light_item) behind jit-a64.h's convention:
+ * the registers the loop keeps and C may change (x0 .. x3, x7, x16, x17,
+ * x30 and all of v0 .. v15) saved on the stack around the call.
+ */
+#define STUB_FRAME 320
+static void emit_light_stub(a64_asm *a)
+{
+	int i;
+
+	a64_addi(a, 1, 1, A64_SP, A64_SP, STUB_FRAME, 0);
+	a64_stp(a, 30, XCTX, A64_SP, 0);
+	a64_stp(a, XP0, XP1, A64_SP, 16);
+	a64_stp(a, XCNT, 16, A64_SP, 32);
+	a64_stp(a, 17, 7, A64_SP, 48);
+	for (i = 0; i < 16; i += 2)
+		a64_stpq(a, i, i + 1, A64_SP, 64 + 16 * i);
+	a64_mov(a, 1, 4);
+	a64_ldr_imm(a, T1, XCTX, OFF(item_fn));
+	a64_blr(a, T1);
+	for (i = 0; i < 8; i += 2)
+		a64_ldp(a, 8 + i, 9 + i, 0, 8 * i);
+	for (i = 0; i < 16; i += 2)
+		a64_ldpq(a, i, i + 1, A64_SP, 64 + 16 * i);
+	a64_ldp(a, 17, 7, A64_SP, 48);
+	a64_ldp(a, XCNT, 16, A64_SP, 32);
+	a64_ldp(a, XP0, XP1, A64_SP, 16);
+	a64_ldp(a, 30, XCTX, A64_SP, 0);
+	a64_addi(a, 1, 0, A64_SP, A64_SP, STUB_FRAME, 0);
+	a64_ret(a);
+}
+
+/*
+ * v2's step 10 with the Crypto Extensions.  x86's AESENC(s, k) is
+ * AESMC(AESE(s, 0)) ^ k, and AESE XORs its key in first, so round j's key
+ * goes into round j + 1's AESE (AESD likewise): four rounds are AESE or
+ * AESD and AESMC or AESIMC four times each, keyed 0, e0, e1, e2, then an
+ * EOR with e3.
+ */
 static void emit_mix_fe_hard(a64_asm *a)
 {
 	int i, j;
 
 	for (j = 0; j < 4; j++)
 		for (i = 0; i < 4; i++) {
-			a64_v2(a, i & 1 ? A64_AESD : A64_AESE, i, VZERO);
+			a64_v2(a, i & 1 ? A64_AESD : A64_AESE, i,
+			    j ? 4 + j - 1 : VZERO);
 			a64_v2(a, i & 1 ? A64_AESIMC : A64_AESMC, i, i);
-			a64_v3(a, A64_VEOR, i, i, 4 + j);
 		}
+	for (i = 0; i < 4; i++)
+		a64_v3(a, A64_VEOR, i, i, 7);
 }
 
 /* Steps 5 to 12, the loop's end */
@@ -632,14 +701,13 @@ static void emit_loop_end(compiler *c, const rx_program_config *cfg,
 	/* mx (v1) or ma (v2) ^= readReg2 ^ readReg3, in x28's high half;
 	 * this iteration's item at ma before it: the low half in v1, the
 	 * high half in v2 */
-	a64_rrr(a, A64_EOR, T0, R(cfg->read_reg[2]), R(cfg->read_reg[3]), 0, 0);
-	if (c->v2) {
-		a64_logi(a, A64_ANDI, T1, XMEM, a64_bitmask(DMASK << 32));
-		a64_lsri(a, T1, T1, 32);
-	} else {
-		a64_logi(a, A64_ANDI, T1, XMEM, a64_bitmask(DMASK));
-	}
-	a64_rrr(a, A64_EOR, XMEM, XMEM, T0, 0, 32);
+	a64_rrr(a, A64_EOR, T2, R(cfg->read_reg[2]), R(cfg->read_reg[3]), 0, 0);
+	if (c->full)	/* the item's byte offset, in place */
+		a64_logi(a, A64_ANDI, T1, XMEM,
+		    a64_bitmask(c->v2 ? DMASK << 32 : DMASK));
+	else		/* the item's number less datasetOffset's, into x4 */
+		a64_ubfx(a, 4, XMEM, c->v2 ? 38 : 6, 25);
+	a64_rrr(a, A64_EOR, XMEM, XMEM, T2, 0, 32);
 	a64_rori(a, XMEM, XMEM, 32);
 	if (c->full) {
 		/* the line the loop reads next (v1) or after next (v2) */
@@ -665,6 +733,8 @@ static void emit_loop_end(compiler *c, const rx_program_config *cfg,
 		a64_addi(a, 1, 0, 0, XCTX, OFF(fbuf), 0);
 		a64_blr(a, T0);
 		emit_restore(a);
+		if (!c->full)
+			a64_ldr_imm(a, 7, XCTX, OFF(cache_memory));
 		a64_ldpq(a, 0, 1, XCTX, (int32_t)OFF(fbuf));
 		a64_ldpq(a, 2, 3, XCTX, (int32_t)OFF(fbuf) + 32);
 	}
@@ -709,6 +779,8 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
 
 	emit_prologue(c);
 	emit_addresses(c, cfg, 1);
+	if (!c->full)	/* x7 (T3) holds the cache in light mode's loop */
+		a64_ldr_imm(a, 7, XCTX, OFF(cache_memory));
 	body = a->pos;
 	a64_put(a, 0);		/* B body_entry */
 	top = a->pos;
@@ -723,11 +795,14 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
 	pos[n] = (uint32_t)a->pos;
 	emit_loop_end(c, cfg, top);
 	emit_epilogue(a);
+	c->stub = a->pos;
+	if (!c->full)
+		emit_light_stub(a);
 	for (i = 0; i < c->nk; i++) {
 		size_t at = a->pos;
 
 		/* assemble the pool load at the end, then move it */
-		emit_ldr_pool(c, KREG0 + (int)i, c->kval[i]);
+		emit_ldr_pool(c, c->kbase + (int)i, c->kval[i]);
 		if (a->pos == at + 1) {
 			uint32_t w = a->buf[at];
 			int32_t off = (int32_t)(((w >> 5) & 0x7ffff) ^
@@ -743,10 +818,8 @@ static void emit_function(compiler *c, const rx_insn *code, unsigned n,
 
 /* ---- light mode's items ---- */
 
-static const uint8_t *light_item(rx_a64_ctx *x, uint64_t offset)
+static const uint8_t *light_item(rx_a64_ctx *x, uint64_t n)
 {
-	uint64_t n = (x->dataset_offset + offset) / RX_DATASET_ITEM_BYTES;
-
 	if (x->item_trace)
 		x->item_trace(x->item_trace_ctx, n);
 	if (x->ss)
@@ -815,6 +888,8 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 	c.pool = (uint64_t *)(void *)j->mem.base;
 	c.npool = 0;
 	c.nk = 0;
+	c.nkmax = vm->dataset ? NKREGS : 2;
+	c.kbase = vm->dataset ? KREG0 : 16;
 	c.v2 = vm->v2;
 	c.full = vm->dataset != NULL;
 	c.hard_aes = 0;
@@ -827,6 +902,7 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 	if (rx_exec_executable(&j->mem) || c.a.overflow)
 		return -1;
 	j->fn = (program_fn)(void *)(j->mem.base + POOL_BYTES);
+	j->stub = j->mem.base + POOL_BYTES + 4 * c.stub;
 	j->ctx.mix_fe = vm->aes->mix_fe;
 	return 0;
 }
@@ -845,11 +921,11 @@ static unsigned fprc_of(uint64_t fpcr)
 }
 
 static void setup(rx_a64_ctx *x, const rx_program_config *cfg,
-    const rx_vm_state *vm, const rx_ss_jit *ss)
+    const rx_vm_state *vm, const rx_ss_jit *ss, const void *stub)
 {
 	memset(x->r, 0, sizeof(x->r));
 	memcpy(x->a, vm->regs.a, sizeof(x->a));
-	x->e_and[0] = x->e_and[1] = UINT64_C(0x00ffffffffffffff);
+	x->e_sel[0] = x->e_sel[1] = E_SELECT;
 	x->e_or[0] = cfg->e_mask[0];
 	x->e_or[1] = cfg->e_mask[1];
 	x->scale[0] = x->scale[1] = UINT64_C(0x80f0000000000000);
@@ -864,11 +940,17 @@ static void setup(rx_a64_ctx *x, const rx_program_config *cfg,
 	x->iterations = RX_PROGRAM_ITERATIONS;
 	x->fpcr = fpcr_of(vm->fprc);
 	x->item_fn = light_item;
+	x->ss_single = ss && !vm->item_trace ? rx_ss_jit_a64_single(ss) :
+	    NULL;
+	if (!x->ss_single)
+		x->ss_single = stub;
+	x->cache_memory = vm->cache ? vm->cache->memory : NULL;
 	x->ss = ss;
 	x->cache = vm->cache;
 	x->item_trace = vm->item_trace;
 	x->item_trace_ctx = vm->item_trace_ctx;
 	x->dataset_offset = cfg->dataset_offset;
+	x->item_base = cfg->dataset_offset / RX_DATASET_ITEM_BYTES;
 }
 
 static void finish(const rx_a64_ctx *x, rx_vm_state *vm)
@@ -881,7 +963,7 @@ static void finish(const rx_a64_ctx *x, rx_vm_state *vm)
 
 void rx_jit_vm_run(rx_jit_vm *j, rx_vm_state *vm, const rx_ss_jit *ss)
 {
-	setup(&j->ctx, &vm->cfg, vm, ss);
+	setup(&j->ctx, &vm->cfg, vm, ss, j->stub);
 	j->fn(&j->ctx);
 	finish(&j->ctx, vm);
 }

@@ -7,7 +7,11 @@
  *	x0		where the item goes (advanced by 64)
  *	x1		the cache	x2	the item numbers (advanced)
  *	x3		items left	x12	the first cache index
- *	x13		the cache line	x14 .. x17	scratch
+ *	x13		the cache line	x14, x15	scratch
+ * A second routine computes one item for the compiled program loop in
+ * light mode, which calls it directly with the registers of jit-a64.h:
+ * r0 .. r7 in x8 .. x15, the index and then scratch in x4 and x5, the
+ * line in x6, the cache in x7.
  * Each program starts by prefetching the cache line it will mix in, which
  * its result does not change; the line is used only after the program's
  * few hundred instructions.  Every SuperscalarHash instruction is one A64
@@ -25,21 +29,29 @@
 #if RX_HAVE_JIT && defined(__aarch64__)
 
 #include "randomx/jit-a64-asm.h"
+#include "randomx/jit-a64.h"
 
 #define POOL_BYTES 8192
 #define CODE_BYTES 65536
 #define JIT_BYTES (POOL_BYTES + CODE_BYTES)
 
-#define SR(i) (4 + (i))
 #define XOUT 0
-#define XCACHE 1
 #define XITEMS 2
 #define XN 3
-#define XIDX 12
-#define XLINE 13
-#define S0 14
-#define S1 15
-#define S2 16
+
+/* where an item's computation keeps what: the batch routine's registers,
+ * and the single-item routine's (jit-a64.h) */
+typedef struct {
+	int r[8];
+	int cache, line, idx, s0, s1;
+} ss_regs;
+
+static const ss_regs batch_regs = {
+	{ 4, 5, 6, 7, 8, 9, 10, 11 }, 1, 13, 12, 14, 15
+};
+static const ss_regs single_regs = {
+	{ 8, 9, 10, 11, 12, 13, 14, 15 }, 7, 6, 4, 4, 5
+};
 
 typedef void (*ss_fn)(uint8_t *out, const uint8_t *cache,
     const uint64_t *items, size_t n);
@@ -47,12 +59,14 @@ typedef void (*ss_fn)(uint8_t *out, const uint8_t *cache,
 struct rx_ss_jit {
 	rx_exec_mem mem;
 	ss_fn fn;
+	const void *single;	/* jit-a64.h's rx_ss_jit_a64_single */
 };
 
 typedef struct {
 	a64_asm a;
 	uint64_t *pool;
 	unsigned npool;
+	const ss_regs *m;
 } ss_compiler;
 
 static void ldr_const(ss_compiler *c, int t, uint64_t k)
@@ -102,7 +116,7 @@ static void mov_const(ss_compiler *c, int t, uint64_t k)
 static void emit_op(ss_compiler *c, const rx_ss_op *op)
 {
 	a64_asm *a = &c->a;
-	int d = SR(op->dst), s = SR(op->src), enc;
+	int d = c->m->r[op->dst], s = c->m->r[op->src], enc, S0 = c->m->s0;
 	uint64_t k = op->k, m = 0 - k;
 
 	switch (op->kind) {
@@ -167,43 +181,71 @@ static const uint64_t item_xor[8] = {
 	UINT64_C(9549104520008361294),
 };
 
-static void emit_routine(ss_compiler *c, const rx_cache_state *cs)
+/* the cache line of index idx into m->line, prefetched */
+static void emit_line(ss_compiler *c, int idx)
 {
 	a64_asm *a = &c->a;
-	size_t top, skip;
-	int p, i, idx = XIDX;
+	const ss_regs *m = c->m;
 
-	skip = a->pos;
-	a64_put(a, 0);		/* CBZ x3, the end */
-	top = a->pos;
-	/* LDR x12, [x2], #8 */
-	a64_put(a, 0xf8400400u | 8u << 12 | XITEMS << 5 | XIDX);
-	a64_addi(a, 1, 0, SR(0), XIDX, 1, 0);
-	ldr_const(c, S0, UINT64_C(6364136223846793005));
-	a64_mul(a, SR(0), SR(0), S0);
+	/* UBFIZ line, idx, #6, #22: the line's offset in the cache */
+	a64_put(a, 0xd37a0000u | 21u << 10 | (uint32_t)idx << 5 |
+	    (uint32_t)m->line);
+	a64_rrr(a, A64_ADD, m->line, m->cache, m->line, 0, 0);
+	a64_prfm_reg(a, 0, m->line, A64_XZR);
+}
+
+/*
+ * chapter 7.3 for the item number in m->idx: registers m->r[].  idx is
+ * read before anything is written (it may be s0).
+ */
+static void emit_item(ss_compiler *c, const rx_cache_state *cs)
+{
+	a64_asm *a = &c->a;
+	const ss_regs *m = c->m;
+	int p, i;
+
+	emit_line(c, m->idx);
+	a64_addi(a, 1, 0, m->r[0], m->idx, 1, 0);
+	ldr_const(c, m->s0, UINT64_C(6364136223846793005));
+	a64_mul(a, m->r[0], m->r[0], m->s0);
 	for (i = 1; i < 8; i++) {
-		ldr_const(c, S0, item_xor[i]);
-		a64_rrr(a, A64_EOR, SR(i), SR(0), S0, 0, 0);
+		ldr_const(c, m->s0, item_xor[i]);
+		a64_rrr(a, A64_EOR, m->r[i], m->r[0], m->s0, 0, 0);
 	}
 	for (p = 0; p < RX_CACHE_ACCESSES; p++) {
 		const rx_ss_program *prog = &cs->programs[p];
 		unsigned n;
 
-		/* UBFIZ x13, idx, #6, #22: the line's offset in the cache */
-		a64_put(a, 0xd37a0000u | 21u << 10 | (uint32_t)idx << 5 | XLINE);
-		a64_rrr(a, A64_ADD, XLINE, XCACHE, XLINE, 0, 0);
-		a64_prfm_reg(a, 0, XLINE, A64_XZR);
+		if (p)
+			emit_line(c, m->r[cs->programs[p - 1].address_reg]);
 		for (n = 0; n < prog->size; n++)
 			emit_op(c, &prog->op[n]);
 		for (i = 0; i < 8; i += 2) {
-			a64_ldp(a, S0, S1, XLINE, 8 * i);
-			a64_rrr(a, A64_EOR, SR(i), SR(i), S0, 0, 0);
-			a64_rrr(a, A64_EOR, SR(i + 1), SR(i + 1), S1, 0, 0);
+			a64_ldp(a, m->s0, m->s1, m->line, 8 * i);
+			a64_rrr(a, A64_EOR, m->r[i], m->r[i], m->s0, 0, 0);
+			a64_rrr(a, A64_EOR, m->r[i + 1], m->r[i + 1], m->s1,
+			    0, 0);
 		}
-		idx = SR((int)prog->address_reg);
 	}
+}
+
+/* f(out, cache, items, n): n items, one after the other */
+static void emit_batch(ss_compiler *c, const rx_cache_state *cs)
+{
+	a64_asm *a = &c->a;
+	size_t top, skip;
+	int i;
+
+	c->m = &batch_regs;
+	skip = a->pos;
+	a64_put(a, 0);		/* CBZ x3, the end */
+	top = a->pos;
+	/* LDR idx, [x2], #8 */
+	a64_put(a, 0xf8400400u | 8u << 12 | XITEMS << 5 |
+	    (uint32_t)batch_regs.idx);
+	emit_item(c, cs);
 	for (i = 0; i < 8; i += 2)
-		a64_stp(a, SR(i), SR(i + 1), XOUT, 8 * i);
+		a64_stp(a, batch_regs.r[i], batch_regs.r[i + 1], XOUT, 8 * i);
 	a64_addi(a, 1, 0, XOUT, XOUT, 64, 0);
 	a64_addi(a, 1, 1, XN, XN, 1, 0);
 	/* CBNZ x3, top */
@@ -213,6 +255,14 @@ static void emit_routine(ss_compiler *c, const rx_cache_state *cs)
 		a->buf[skip] = 0xb4000000u |
 		    ((uint32_t)(a->pos - skip) & 0x7ffff) << 5 | XN;
 	a64_ret(a);
+}
+
+/* the single-item routine of jit-a64.h: registers in, registers out */
+static void emit_single(ss_compiler *c, const rx_cache_state *cs)
+{
+	c->m = &single_regs;
+	emit_item(c, cs);
+	a64_ret(&c->a);
 }
 
 rx_ss_jit *rx_ss_jit_new(int secure)
@@ -239,20 +289,30 @@ void rx_ss_jit_free(rx_ss_jit *j)
 int rx_ss_jit_compile(rx_ss_jit *j, const rx_cache_state *c)
 {
 	ss_compiler sc;
+	size_t single;
 
 	j->fn = NULL;
+	j->single = NULL;
 	if (rx_exec_writable(&j->mem))
 		return -1;
 	a64_init(&sc.a, j->mem.base + POOL_BYTES, CODE_BYTES);
 	sc.pool = (uint64_t *)(void *)j->mem.base;
 	sc.npool = 0;
-	emit_routine(&sc, c);
+	emit_batch(&sc, c);
+	single = sc.a.pos;
+	emit_single(&sc, c);
 	__builtin___clear_cache((char *)j->mem.base,
 	    (char *)j->mem.base + JIT_BYTES);
 	if (rx_exec_executable(&j->mem) || sc.a.overflow)
 		return -1;
 	j->fn = (ss_fn)(void *)(j->mem.base + POOL_BYTES);
+	j->single = j->mem.base + POOL_BYTES + 4 * single;
 	return 0;
+}
+
+const void *rx_ss_jit_a64_single(const rx_ss_jit *j)
+{
+	return j->single;
 }
 
 void rx_ss_jit_items(const rx_ss_jit *j, const uint8_t *cache_memory,
