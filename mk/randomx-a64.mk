@@ -20,3 +20,16 @@ check-randomx-a64:
 	@sh test/randomx/tests-rx-a64.sh "$(RX_A64_CC)" "$(RX_A64_B)"
 
 .PHONY: check-randomx-a64
+
+# Guest instructions per hash under qemu-aarch64 (tools/rx-insn-count.sh):
+# QEMU_PLUGIN_INC is a directory with the installed QEMU's qemu-plugin.h
+# (not in this tree: QEMU's include/qemu/qemu-plugin.h of that version);
+# RX_REF_A64 the reference's cmake build for aarch64 and RX_REF_A64_SRC
+# its src/, to count it too.
+#h   rx-insn-count-a64    instructions per RandomX hash under qemu-aarch64
+#h                        (QEMU_PLUGIN_INC=dir [RX_REF_A64=... RX_REF_A64_SRC=...])
+rx-insn-count-a64:
+	@sh tools/rx-insn-count.sh $(B)/rx-insn-count "$(QEMU_PLUGIN_INC)" \
+		"$(RX_REF_A64)" "$(RX_REF_A64_SRC)"
+
+.PHONY: rx-insn-count-a64
