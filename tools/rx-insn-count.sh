@@ -56,7 +56,7 @@ for d in $drivers; do
 	for v in v1 v2; do
 		vf=; [ $v = v2 ] && vf=--v2
 		for mode in jit interp; do
-			[ $d = ref ] && [ $mode = interp ] && continue
+			[ "$d" = ref ] && [ $mode = interp ] && continue
 			mf=; [ $mode = jit ] && mf=--jit
 			# shellcheck disable=SC2086
 			out=$(qemu-aarch64 -plugin "$dir/rx-insn-count.so,text=$(text \
