@@ -59,10 +59,18 @@ RX_CFLAGS_rx-cache-abcompare = -Irandomx
 
 RX_IS_X86 = $(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE))
 RX_DEFS = $(if $(RX_IS_X86),-DRX_X86_ISAS=1)
+# ---- AArch64 (little-endian, LP64 Linux): its files and flags ----
+RX_IS_A64 = $(filter aarch64-%linux-gnu aarch64-%linux-musl,$(MACHINE))
+RX_A64_SRCS = randomx/aes-armv8.c randomx/jit-mem.c randomx/jit-a64.c \
+	randomx/jit-superscalar-a64.c
+RX_CFLAGS_aes-armv8 = -march=armv8-a+crypto
+RX_DEFS += $(if $(RX_IS_A64),-DRX_A64_ISAS=1)
+# ---- end AArch64 ----
 RX_ALL_CFLAGS = $(WARN) $(CFLAGS) -std=gnu11 -fPIC -I. $(RX_DEFS) -MMD -MP
 RX_LDLIBS = -lpthread -lm
 
-RX_LIB_SRCS = $(RX_SRCS) $(RX_SHARED_SRCS) $(if $(RX_IS_X86),$(RX_X86_SRCS))
+RX_LIB_SRCS = $(RX_SRCS) $(RX_SHARED_SRCS) $(if $(RX_IS_X86),$(RX_X86_SRCS)) \
+	$(if $(RX_IS_A64),$(RX_A64_SRCS))
 RX_LIB_OBJS = $(addprefix $(RX_BUILD)/,$(notdir $(RX_LIB_SRCS:.c=.o)))
 RX_TEST_PROGS = $(addprefix $(RX_BUILD)/,$(notdir $(RX_TESTS:.c=)))
 # The reference's shared library is librandomx.so.0 wherever it is

@@ -9,9 +9,10 @@
  * 16-byte column is the 16 bytes in memory order (byte 0 first), as the
  * instructions load it.
  *
- * Two implementations with identical results: "soft" (aes.c, table-based
- * portable C) and "aesni" (aes-ni.c, compiled with -maes, x86 only).
- * rx_aes_hard() returns the AES-NI one when it is built and the CPU has
+ * Implementations with identical results: "soft" (aes.c, table-based
+ * portable C), "aesni" (aes-ni.c, compiled with -maes, x86 only) and
+ * "armv8" (aes-armv8.c, the ARMv8 Crypto Extensions, AArch64 only).
+ * rx_aes_hard() returns the hardware one when it is built and the CPU has
  * it.  All functions are reentrant: they touch only their arguments (the
  * soft tables are computed once per process, thread-safely).
  */
@@ -51,8 +52,9 @@ extern const rx_aes_impl rx_aes_soft;
 
 /*
  * rx_aes_hard():
- * The AES-NI implementation if this build has it and the CPU runs it,
- * else NULL.  Thread-safe.
+ * The hardware implementation (AES-NI, or ARMv8's AES on AArch64 Linux,
+ * where the kernel's HWCAP_AES says the CPU has it) if this build has it
+ * and the CPU runs it, else NULL.  Thread-safe.
  */
 const rx_aes_impl *rx_aes_hard(void);
 
@@ -78,6 +80,10 @@ extern const uint8_t rx_aes_hash1r_xkeys[32];
 #ifdef RX_X86_ISAS
 /* aes-ni.c, in x86 builds; use through rx_aes_hard(), which checks the CPU. */
 extern const rx_aes_impl rx_aes_aesni;
+#endif
+#ifdef RX_A64_ISAS
+/* aes-armv8.c, in AArch64 builds; through rx_aes_hard() likewise. */
+extern const rx_aes_impl rx_aes_armv8;
 #endif
 
 #endif /* !RX_AES_H */

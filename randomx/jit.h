@@ -15,7 +15,10 @@
  *   pages), never both: writable while code is written, then executable.
  *
  * RX_HAVE_JIT is 1 where this is built (x86-64 with the System V ABI and
- * mmap), else 0 and none of the functions below exist.
+ * mmap; AArch64 Linux, where jit-a64.c and jit-superscalar-a64.c implement
+ * the same interface), else 0 and none of the functions below exist.
+ * The x86-64 notes below (BMI2, AVX2, AVX-512) are the x86 files'; on
+ * AArch64 rx_jit_features() is 0 and rx_jit_rounding_copies() 0.
  */
 #ifndef RX_JIT_H
 #define RX_JIT_H
@@ -25,6 +28,10 @@
 
 #if defined(__x86_64__) && !defined(__ILP32__) && !defined(_WIN32) && \
     (defined(__unix__) || defined(__APPLE__))
+#define RX_HAVE_JIT 1
+/* AArch64 (jit-a64.c, jit-superscalar-a64.c): little-endian LP64 Linux */
+#elif defined(__aarch64__) && !defined(__ILP32__) && \
+    !defined(__AARCH64EB__) && defined(__linux__)
 #define RX_HAVE_JIT 1
 #else
 #define RX_HAVE_JIT 0

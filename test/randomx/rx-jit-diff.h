@@ -1,7 +1,7 @@
 /*
  * rx-jit-diff.h: one RandomX program run through the interpreter and the
  * JIT, and the two results compared (for tests-rx-jit and the fuzz
- * target fuzz-rx-jit).  Test code; x86-64 builds only (RX_HAVE_JIT).
+ * target fuzz-rx-jit).  Test code; builds with a JIT only (RX_HAVE_JIT).
  */
 #ifndef RX_JIT_DIFF_H
 #define RX_JIT_DIFF_H

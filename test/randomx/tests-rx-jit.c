@@ -1,5 +1,5 @@
 /*
- * tests-rx-jit.c: the RandomX JIT compilers (x86-64) against the
+ * tests-rx-jit.c: the RandomX JIT compilers (x86-64, AArch64) against the
  * interpreter, which is the executable specification, and against the
  * published known answers.
  *
@@ -27,7 +27,8 @@
  *   hashes through JIT and interpreter VMs on it.
  *
  * Usage: tests-rx-jit [--many N] (N times as many random programs).
- * Elsewhere than on x86-64 everything is skipped, and said.
+ * Elsewhere than on x86-64 and aarch64 Linux everything is skipped, and
+ * said.  On AArch64 the x86 feature limits (BMI2, AVX2) change nothing.
  */
 #define _GNU_SOURCE 1
 
@@ -385,6 +386,7 @@ static void test_wx(rx_jit_diff *d)
 	static uint8_t prog[RX_PROGRAM_MAX_BYTES];
 	rx_jit_vm *secure = rx_jit_vm_new(1), *saved = d->jit;
 	char perm[5];
+	int i, ok;
 	FILE *f = fopen("/proc/self/maps", "r");
 
 	if (!f) {
@@ -409,6 +411,20 @@ static void test_wx(rx_jit_diff *d)
 	perms_of(rx_jit_vm_code(secure), perm);
 	check("secure JIT: code pages executable, not writable, after "
 	    "compiling", !strcmp(perm, "r-xp"));
+	/* the same code pages rewritten program after program: every result
+	 * right, the pages never writable and executable at once */
+	ok = 1;
+	for (i = 0; i < 16; i++) {
+		int v2 = i & 1;
+
+		make_program(prog, v2, -1, 0);
+		ok &= diff_one(d, prog, v2, &rx_aes_soft, (unsigned)i & 3,
+		    "secure JIT, rewritten");
+		perms_of(rx_jit_vm_code(secure), perm);
+		ok &= !strcmp(perm, "r-xp");
+	}
+	check("secure JIT: 16 programs rewritten in turn, each right and "
+	    "its pages r-x", ok);
 	d->jit = saved;
 	rx_jit_vm_free(secure);
 }
@@ -590,7 +606,9 @@ static void test_random_hashes(randomx_cache *c0, int many)
 		randomx_flags f = hard() | (v ? RANDOMX_FLAG_V2 : 0);
 		randomx_vm *jit = vm_of(f | RANDOMX_FLAG_JIT, c0, NULL);
 		randomx_vm *interp = vm_of(f, c0, NULL);
-		uint8_t in[200], a[32], b[32];
+		randomx_vm *sec = vm_of(f | RANDOMX_FLAG_JIT |
+		    RANDOMX_FLAG_SECURE, c0, NULL);
+		uint8_t in[200], a[32], b[32], c[32];
 
 		ok = 1;
 		for (i = 0; i < 2 * many; i++) {
@@ -599,10 +617,12 @@ static void test_random_hashes(randomx_cache *c0, int many)
 			fill_random(in, len);
 			randomx_calculate_hash(jit, in, len, a);
 			randomx_calculate_hash(interp, in, len, b);
-			ok &= !memcmp(a, b, 32);
+			randomx_calculate_hash(sec, in, len, c);
+			ok &= !memcmp(a, b, 32) && !memcmp(c, b, 32);
 		}
-		check(v ? "JIT = interpreter on random inputs, v2" :
-		    "JIT = interpreter on random inputs, v1", ok);
+		check(v ? "JIT (and SECURE) = interpreter on random inputs, v2" :
+		    "JIT (and SECURE) = interpreter on random inputs, v1", ok);
+		randomx_destroy_vm(sec);
 		randomx_destroy_vm(jit);
 		randomx_destroy_vm(interp);
 	}
@@ -664,7 +684,7 @@ static void test_flags(randomx_cache *c0)
 {
 	randomx_vm *vm;
 
-	check("randomx_get_flags reports RANDOMX_FLAG_JIT on x86-64",
+	check("randomx_get_flags reports RANDOMX_FLAG_JIT (x86-64, aarch64 Linux)",
 	    (randomx_get_flags() & RANDOMX_FLAG_JIT) != 0);
 	vm = randomx_create_vm(RANDOMX_FLAG_JIT, c0, NULL);
 	check("randomx_create_vm(JIT): a VM", vm != NULL);
@@ -792,7 +812,7 @@ int main(int argc, char **argv)
 
 int main(void)
 {
-	skip("no JIT on this platform (x86-64 only)");
+	skip("no JIT on this platform (x86-64 and aarch64 Linux only)");
 	return summary();
 }
 

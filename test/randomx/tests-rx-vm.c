@@ -99,7 +99,7 @@ static void setup_impls(void)
 	if (rx_aes_hard())
 		impls[n_impls++] = rx_aes_hard();
 	else
-		skip("AES-NI: not in this build or this CPU");
+		skip("hardware AES: not in this build or this CPU");
 }
 
 /* The constants are BLAKE2b of their names (chapter 3). */
@@ -1097,13 +1097,18 @@ static void test_rounding_kept(randomx_cache *c0)
 #if defined(__GLIBC__) && defined(FE_INEXACT)
 	/* a trap the caller enabled does not fire, and its flags stay clear */
 	feclearexcept(FE_ALL_EXCEPT);
-	feenableexcept(FE_INEXACT);
-	randomx_calculate_hash(vm, published_input[0],
-	    strlen(published_input[0]), h);
-	check("caller's FP traps and exception flags: kept",
-	    fegetexcept() == FE_INEXACT && !fetestexcept(FE_ALL_EXCEPT) &&
-	    equals_hex(h, published_v1[0]));
-	fedisableexcept(FE_ALL_EXCEPT);
+	/* most ARMv8 cores (and qemu's) cannot trap: feenableexcept fails */
+	if (feenableexcept(FE_INEXACT) == -1) {
+		skip("caller's FP traps: this CPU does not trap FP exceptions");
+	} else {
+		randomx_calculate_hash(vm, published_input[0],
+		    strlen(published_input[0]), h);
+		check("caller's FP traps and exception flags: kept",
+		    fegetexcept() == FE_INEXACT &&
+		    !fetestexcept(FE_ALL_EXCEPT) &&
+		    equals_hex(h, published_v1[0]));
+		fedisableexcept(FE_ALL_EXCEPT);
+	}
 #endif
 	randomx_destroy_vm(vm);
 }
