@@ -334,7 +334,7 @@ help:
 #h   check-python         the Python module from the tree
 #h   check-hashes         the hashing API: standards' vectors, Bitcoin blocks, every kernel
 #h   check-misuse, check-exhaust, check-overflow, check-fork,
-#h   check-atexit, check-stress, check-fuzz-replay  see README's Reliability
+#h   check-atexit, check-stress, check-fuzz-replay  see doc/testing.md, Reliability
 #h Slower suites (.ci/run runs them after make check):
 #h   check-ref            known answers through the reference
 

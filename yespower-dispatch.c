@@ -59,9 +59,10 @@ enum { KIND_CORE, KIND_SHA };
  * ("NAME-plain", IS_TWIN).  Batches run the same code in both.  The
  * automatic choice takes the shadow on AMD's cores, where one hash ran
  * 1.04 to 1.12 times as fast with it on a Zen 4 and 1.25 to 1.33 on a
- * Zen 5 (the figures issue 15 records), and the plain twin on Intel's,
- * where the shadow's extra instructions compete with the vector code for
- * issue slots: on a Xeon of family 6 model 167 (PERFORMANCE section 8)
+ * Zen 5 (figures reported when the shadow was written, not measured in
+ * these sessions), and the plain twin on Intel's, where the shadow's
+ * extra instructions compete with the vector code for issue slots: on a
+ * Xeon of family 6 model 167 (doc/yespower.md, Intel Xeon)
  * the plain build was level while the host was quiet and 1.06 to 1.4
  * times as fast while it was busy.
  */

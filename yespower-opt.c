@@ -214,8 +214,8 @@ ALWAYS_INLINE void pwx_offsets(grp x, uint64_t smask2, uint64_t *lo,
  * BMI2 (andn, shrx), each is one instruction that leaves s intact, where
  * plain x86-64 needs a copy first: 3 instructions fewer on the chain's
  * critical resource, the core's instruction throughput (the avx2 core, on
- * Zen 3).  Not in the avx512vl core: on an Intel Xeon (PERFORMANCE
- * section 8) the plain form was 3% faster for one input per call, while
+ * Zen 3).  Not in the avx512vl core: on an Intel Xeon (doc/yespower.md,
+ * Intel Xeon) the plain form was 3% faster for one input per call, while
  * BMI in that core's batches (pwx_offsets) gained 3 to 4%.
  */
 ALWAYS_INLINE void pwx_offsets_shadow(uint64_t s, uint64_t smask2,
@@ -630,8 +630,8 @@ ALWAYS_INLINE xblk salsa20(xblk in, int doublerounds)
 /*
  * K's limit in this core (its kmax): 4 where there are 32 vector
  * registers, which hold four hashes' 16 groups and the temporaries of
- * their pwxform steps; 3 elsewhere.  On a Zen 5 (PERFORMANCE section 9)
- * four hashes ran 1.03 to 1.09 times as fast as three in the avx512vl
+ * their pwxform steps; 3 elsewhere.  On a Zen 5 (doc/yespower.md, Zen 5
+ * (family 26 model 2)) four hashes ran 1.03 to 1.09 times as fast as three in the avx512vl
  * core, and 0.98 to 1.03 times in the avx2 core, which has 16.
  */
 #if USE_SSE2 && defined(__AVX512VL__) && defined(__x86_64__)
@@ -871,7 +871,8 @@ ALWAYS_INLINE void pwxform(const int K, xblk x[], pwx_state *s,
  * sub-blocks before they are read, the last (read first) and the first
  * few at once.  All of K blocks at once, as one hash still does, gained
  * nothing over no prefetch at all in batches on a Zen 5, where this gained
- * 5 to 10% with 8 and 16 MiB per hash (PERFORMANCE section 9): a burst of
+ * 5 to 10% with 8 and 16 MiB per hash (doc/yespower.md, Zen 5 (family 26
+ * model 2)): a burst of
  * 4 x 64 prefetches (r = 32) left the first lines waiting behind the
  * rest.  SMix1's out, the next block of V, which the batch writes to
  * lines it must first fetch, is asked for as far ahead from r = 16 on:
@@ -1417,8 +1418,8 @@ static uint32_t component_entry(yespower_component_t which,
  * The core's name and symbol.  YESPOWER_PLAIN builds the twin without the
  * shadow, "NAME-plain" (x86-64 only; the Makefile builds one per SIMD
  * core): the same hashes, and the same code but for one hash at a time.
- * Which of the two runs faster depends on the CPU (PERFORMANCE sections 6
- * and 8), and the dispatcher chooses.
+ * Which of the two runs faster depends on the CPU (doc/yespower.md, Zen 3
+ * and Intel Xeon), and the dispatcher chooses.
  */
 #ifdef YESPOWER_PLAIN
 #define CORE_SYMBOL CAT(CAT(yespower_core_, YESPOWER_CORE), _plain)

@@ -252,7 +252,7 @@ static double d64_time(const pow_sha256_kernels *k, uint8_t *buf)
  * Which of SHA-NI's streams and AVX-512's 16 lanes hashes many messages
  * faster depends on the core, not on the instruction sets: on an Intel
  * Xeon of the Sapphire Rapids class the 16 lanes ran SHA256D64 1.5 times
- * as fast as 4 SHA-NI streams (PERFORMANCE section 8), where an AMD core
+ * as fast as 4 SHA-NI streams (doc/hashes.md, Intel Xeon), where an AMD core
  * with SHA-NI at one SHA256RNDS2 a cycle is expected to favour SHA-NI.
  * So where both run (and pass their self-tests) they are timed once, side
  * by side, at first use; the faster is the automatic choice.  Either way
