@@ -299,8 +299,7 @@ static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
 
 	/* K workspaces in one region; on a 32-bit size_t the largest
 	 * parameters give 2 GiB each, so their sum is checked.  The core is
-	 * chosen once for the call, so that K fits the one that runs (and
-	 * choosing it installs the SHA-256 function the front end uses). */
+	 * chosen once for the call, so that K fits the one that runs. */
 	core = yespower_select_core();
 	K = width_for(core, params);
 	if (K > count)

@@ -470,7 +470,7 @@ INLINE void hash32(V *s, const V *m, int rolled)
 
 	for (t = 0; t < 8; t++) {
 		w[t] = m[t];
-		s[t] = SET1(pow_sha256_H0[t]);
+		s[t] = SET1(yespower_sha256_H0[t]);
 	}
 	w[8] = SET1(0x80000000);
 	for (t = 9; t < 15; t++)
@@ -492,7 +492,7 @@ TARGET static void d64_group(uint8_t *out, const uint8_t *in)
 
 	load_n(w, in, 64, 16);
 	for (t = 0; t < 8; t++)
-		s[t] = SET1(pow_sha256_H0[t]);
+		s[t] = SET1(yespower_sha256_H0[t]);
 	compress_rolled(s, w);
 	compress_pad64(s);
 	for (t = 0; t < 8; t++)
