@@ -16,7 +16,7 @@
 #include "tools/util.h"
 
 #define TEST_NAME RX_TEST_NAME
-#include "test/report.h"
+#include "../report.h"
 
 /* n bytes (at least 1), 64-byte aligned, or exit. */
 static inline void *xalloc(size_t n)

@@ -22,15 +22,13 @@
 #include "randomx/randomx.h"
 #include "test/huge-pool.h"
 
-static int passed, failed;
+#define TEST_NAME "tests-rx-fork"
+#include "test/report.h"
 
 static void report(const char *name, int ok)
 {
 	printf("tests-rx-fork: %s: %s\n", name, ok ? "ok" : "FAILED");
-	if (ok)
-		passed++;
-	else
-		failed++;
+	check(name, ok);
 }
 
 /* Fork; the child hashes with vm.  1 if it agreed with want and exited. */
@@ -89,10 +87,9 @@ int main(int argc, char **argv)
 		randomx_release_cache(cache);
 		if (need_huge)
 			report("a cache and a VM in huge pages", 0);
-		printf("tests-rx-fork: %d passed, %d failed, 1 skipped (not "
-		    "enough huge pages: as root, sysctl vm.nr_hugepages=160)\n",
-		    passed, failed);
-		return failed ? 1 : 0;
+		skip("not enough huge pages: as root, sysctl "
+		    "vm.nr_hugepages=160");
+		return summary();
 	}
 	n = huge_grab(grabbed);
 	report("the huge page pool is exhausted", huge_free() == 0);
@@ -101,6 +98,5 @@ int main(int argc, char **argv)
 	huge_release(grabbed, n);
 	randomx_destroy_vm(vm);
 	randomx_release_cache(cache);
-	printf("tests-rx-fork: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary();
 }
