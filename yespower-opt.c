@@ -10,7 +10,14 @@
  * exports one yespower_core_t, and yespower-dispatch.c picks one at run time.
  *
  * On ARM it also builds "neon" (aarch64, and 32-bit ARM with -mfpu=neon):
- * NEON takes SSE2's place in the group layer and Salsa20, below.
+ * NEON takes SSE2's place in the group layer and Salsa20.
+ *
+ * Files.  The primitives each instruction set implements its own way, the
+ * groups and Salsa20, are in yespower-opt-sse.h, yespower-opt-neon.h and
+ * yespower-opt-portable.h (one of them is included below); what is left
+ * here is written once for all: pwxform, BlockMix and SMix on K hashes at
+ * once.  The component micro-benchmarks (benchmark --components) are in
+ * yespower-opt-components.h, included at the end.
  *
  * Data layout.  A 128*r-byte block is 2r sub-blocks of 64 bytes.  In memory
  * (V, XY, S) a sub-block is 8 lanes of 64 bits in host order: lane m holds
@@ -103,8 +110,9 @@ typedef union {
  * K's limit in this core (its kmax): 4 where there are 32 vector
  * registers, which hold four hashes' 16 groups and the temporaries of
  * their pwxform steps; 3 elsewhere.  On a Zen 5 (doc/yespower.md, Zen 5
- * (family 26 model 2)) four hashes ran 1.03 to 1.09 times as fast as three in the avx512vl
- * core, and 0.98 to 1.03 times in the avx2 core, which has 16.
+ * (family 26 model 2)) four hashes ran 1.03 to 1.09 times as fast as
+ * three in the avx512vl core, and 0.98 to 1.03 times in the avx2 core,
+ * which has 16.
  */
 #if USE_SSE2 && defined(__AVX512VL__) && defined(__x86_64__)
 #define KMAX 4
