@@ -139,7 +139,7 @@ POW_OBJS = $(addprefix $(B)/hashes/,pow-hash.o pow-sha3.o pow-merkle.o \
 LIB_OBJS = $(addprefix $(B)/,yespower-api.o yespower-platform.o \
 	yespower-dispatch.o impl-spec.o) $(COMMON_OBJS) $(CORE_OBJS) \
 	$(SHA256_OBJS) $(POW_OBJS)
-REF_OBJS = $(B)/yespower-ref.o $(COMMON_OBJS)
+REF_OBJS = $(B)/yespower-ref.o $(COMMON_OBJS) $(SHA256_OBJS)
 LIBS = libyespower.a libyespower.so $(SONAME)
 UTIL_OBJ = $(B)/tools/util.o $(B)/tools/util-yespower.o
 
@@ -334,7 +334,7 @@ help:
 #h   check-python         the Python module from the tree
 #h   check-hashes         the hashing API: standards' vectors, Bitcoin blocks, every kernel
 #h   check-misuse, check-exhaust, check-overflow, check-fork,
-#h   check-atexit, check-stress, check-fuzz-replay  see README's Reliability
+#h   check-atexit, check-stress, check-fuzz-replay  see doc/testing.md, Reliability
 #h Slower suites (.ci/run runs them after make check):
 #h   check-ref            known answers through the reference
 

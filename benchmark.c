@@ -21,7 +21,9 @@
  *
  * This file is the yespower job and the original's output; the parts of
  * the harness are in bench/ (see bench/bench.h), RandomX's
- * (`benchmark --randomx`) in bench/randomx.c.  It uses yespower.h only.
+ * (`benchmark --randomx`) in bench/randomx.c.  It uses yespower.h, and
+ * yespower-impl.h for yespower_batch_width() alone, which the reference
+ * build lacks (then a batch is one input).
  *
  * Test hook: YESPOWER_BENCHMARK_CORRUPT=J spoils kept hash J of every
  * multi-thread run before it is compared, so that tests-benchmark.sh can

@@ -4,8 +4,8 @@
  *
  * The Makefile compiles this file alone with -msha -msse4.1 (and only on
  * x86), so no other code of the library can contain these instructions;
- * yespower-dispatch.c calls it only when cpuid reports SHA, SSSE3 and
- * SSE4.1.  Build rules that do not pass the flags (the sanitizer and fuzz
+ * sha256.c calls it only when cpuid reports SHA, SSSE3 and SSE4.1.
+ * Build rules that do not pass the flags (the sanitizer and fuzz
  * builds) get the same code through a function target attribute.
  *
  * How the instructions split the work.  SHA256RNDS2 does two rounds: it

@@ -1,15 +1,19 @@
 /*
- * sha256.c: SHA-256, HMAC-SHA256 and PBKDF2-HMAC-SHA256, and the portable
- * compression function.  The compression function these use is chosen at
- * run time (see sha256.h and yespower-dispatch.c); sha256-shani.c has the
- * SHA-NI one.
+ * sha256.c: SHA-256, HMAC-SHA256 and PBKDF2-HMAC-SHA256, the portable
+ * compression function, and the choice of the compression function these
+ * use, made here at run time (see sha256.h); sha256-shani.c has the SHA-NI
+ * one.  Compiled with no instruction-set flags beyond the target's own.
  */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
+#include "cpu-features.h"
 #include "insecure_memzero.h"
 #include "sha256.h"
 #include "sysendian.h"
@@ -38,7 +42,7 @@ const uint32_t yespower_sha256_K[64] __attribute__((aligned(16))) = {
 
 /* Initial hash value: fractional parts of the square roots of the first
  * 8 primes (FIPS 180-4, 5.3.3). */
-static const uint32_t H0[8] = {
+const uint32_t yespower_sha256_H0[8] = {
 	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
 };
@@ -92,14 +96,60 @@ void yespower_sha256_blocks_portable(uint32_t state[8], const uint8_t *in,
 		sha256_compress(state, in);
 }
 
+/* ---- the choice of the compression function ---- */
+
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(YESPOWER_NO_SHANI)
+#define HAVE_SHANI 1
+#else
+#define HAVE_SHANI 0
+#endif
+
+/* This build's compression functions, best first, the portable one last;
+ * need is the POW_CPU_* bits each runs with. */
+static const struct {
+	const char *name;
+	unsigned need;
+	yespower_sha256_blocks_fn *blocks;
+} impls[] = {
+#if HAVE_SHANI
+	{ "sha256=shani", POW_CPU_SHANI, yespower_sha256_blocks_shani },
+#endif
+	{ "sha256=portable", 0, yespower_sha256_blocks_portable },
+};
+
+#define NIMPLS (sizeof(impls) / sizeof(impls[0]))
+#define PORTABLE (NIMPLS - 1)
+typedef char impls_fit_the_names[NIMPLS <= YESPOWER_SHA256_IMPLS_MAX ? 1 : -1];
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* Self-test results: 0 not run yet, 1 passed, -1 failed. */
+static int status[NIMPLS];
+
+/* The index in use, and its function (written together, read apart). */
+static size_t chosen = PORTABLE;
+
+static void first_use(void);
+
 /*
- * The compression function in use: the portable one until the dispatcher
- * installs another.  Only the pointer is shared, and the code it points to
- * never changes, so relaxed atomics are enough: they keep the pointer
- * whole, and either value gives the same answers.
+ * Until the first use has chosen, the function "in use" is this one: it
+ * chooses, then compresses with the choice.  So the hashing functions
+ * below read one pointer, as they would with no choice at all.
  */
-static yespower_sha256_blocks_fn *blocks_in_use =
-    yespower_sha256_blocks_portable;
+static void blocks_first_use(uint32_t state[8], const uint8_t *in,
+    size_t nblocks)
+{
+	pthread_once(&once, first_use);
+	impls[__atomic_load_n(&chosen, __ATOMIC_RELAXED)].blocks(state, in,
+	    nblocks);
+}
+
+/*
+ * The compression function in use.  Only the pointer is shared, and the
+ * code it points to never changes, so relaxed atomics are enough: they
+ * keep the pointer whole, and either value gives the same answers.
+ */
+static yespower_sha256_blocks_fn *blocks_in_use = blocks_first_use;
 
 /* Static, so that it is inlined even in a -fPIC build. */
 static yespower_sha256_blocks_fn *compress_in_use(void)
@@ -107,14 +157,131 @@ static yespower_sha256_blocks_fn *compress_in_use(void)
 	return __atomic_load_n(&blocks_in_use, __ATOMIC_RELAXED);
 }
 
-void yespower_sha256_use(yespower_sha256_blocks_fn *fn)
+static const char *short_name(size_t i)
 {
-	__atomic_store_n(&blocks_in_use, fn, __ATOMIC_RELAXED);
+	return strchr(impls[i].name, '=') + 1;
 }
 
-yespower_sha256_blocks_fn *yespower_sha256_in_use(void)
+/*
+ * SHA-256 of "abc" (one block) and of the 56-byte message of FIPS 180-2's
+ * second example (two blocks, in one call), both at an odd address, as
+ * state words.
+ */
+static int known_answers(yespower_sha256_blocks_fn *blocks)
 {
-	return compress_in_use();
+	static const uint32_t abc[8] = {
+		0xba7816bf, 0x8f01cfea, 0x414140de, 0x5dae2223,
+		0xb00361a3, 0x96177a9c, 0xb410ff61, 0xf20015ad
+	};
+	static const uint32_t two[8] = {
+		0x248d6a61, 0xd20638b8, 0xe5c02693, 0x0c3e6039,
+		0xa33ce459, 0x64ff2167, 0xf6ecedd4, 0x19db06c1
+	};
+	static const char msg2[] =
+	    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	uint8_t buf[1 + 128];
+	uint8_t *block = buf + 1;
+	uint32_t state[8];
+	int ok;
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(block, "abc", 3);
+	block[3] = 0x80;
+	block[63] = 3 * 8;
+	memcpy(state, yespower_sha256_H0, sizeof(state));
+	blocks(state, block, 1);
+	ok = !memcmp(state, abc, sizeof(state));
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(block, msg2, 56);
+	block[56] = 0x80;
+	block[126] = (56 * 8) >> 8;
+	block[127] = (56 * 8) & 0xff;
+	memcpy(state, yespower_sha256_H0, sizeof(state));
+	blocks(state, block, 2);
+	ok &= !memcmp(state, two, sizeof(state));
+	return ok;
+}
+
+/* The test itself; the thread that records a failure reports it, so it
+ * is reported once. */
+static int self_test(size_t i)
+{
+	int st = __atomic_load_n(&status[i], __ATOMIC_RELAXED);
+	int ok, untested = 0;
+
+	if (st)
+		return st > 0;
+	ok = known_answers(impls[i].blocks);
+	if (__atomic_compare_exchange_n(&status[i], &untested, ok ? 1 : -1,
+	    0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) && !ok)
+		fprintf(stderr, "libyespower: the %s SHA-256 compression "
+		    "function failed its known-answer self-test; %s\n",
+		    short_name(i), i == PORTABLE ?
+		    "this build of the library computes wrong hashes" :
+		    "it will not be used");
+	return ok;
+}
+
+static int runs_here(size_t i)
+{
+	return (pow_cpu_features() & impls[i].need) == impls[i].need;
+}
+
+/* Install i (the best for AUTO) after its self-test, or the portable one. */
+static void install(size_t i)
+{
+	if (i == YESPOWER_SHA256_AUTO)
+		for (i = 0; i < PORTABLE && !runs_here(i); i++)
+			;
+	if (!self_test(i))
+		i = PORTABLE;
+	__atomic_store_n(&chosen, i, __ATOMIC_RELAXED);
+	__atomic_store_n(&blocks_in_use, impls[i].blocks, __ATOMIC_RELAXED);
+}
+
+static void first_use(void)
+{
+	install(YESPOWER_SHA256_AUTO);
+}
+
+const char *yespower_sha256_impl_at(size_t i)
+{
+	return i < NIMPLS ? impls[i].name : NULL;
+}
+
+int yespower_sha256_find(const char *name, size_t n, size_t *index)
+{
+	size_t i;
+
+	for (i = 0; i < NIMPLS; i++) {
+		if (strlen(short_name(i)) != n || memcmp(name, short_name(i), n))
+			continue;
+		if (!runs_here(i))
+			return ENOTSUP;
+		*index = i;
+		return 0;
+	}
+	return EINVAL;
+}
+
+int yespower_sha256_self_test(size_t i)
+{
+	return i < NIMPLS && self_test(i);
+}
+
+/* The first use chooses before any later choice, so that it cannot undo
+ * one. */
+void yespower_sha256_choose(size_t i)
+{
+	pthread_once(&once, first_use);
+	install(i < NIMPLS ? i : YESPOWER_SHA256_AUTO);
+}
+
+size_t yespower_sha256_chosen(void)
+{
+	pthread_once(&once, first_use);
+	return __atomic_load_n(&chosen, __ATOMIC_RELAXED);
 }
 
 /*
@@ -175,7 +342,7 @@ static void pad_block(uint8_t block[64], size_t have, int marker,
 
 void sha256_init(sha256_ctx *ctx)
 {
-	memcpy(ctx->state, H0, sizeof(H0));
+	memcpy(ctx->state, yespower_sha256_H0, sizeof(ctx->state));
 	ctx->count = 0;
 }
 

@@ -4,7 +4,7 @@
  *
  * Every function here is thread-safe: contexts belong to their caller, and
  * the only global state, the compression function in use (see the end of
- * this file), is read and written atomically.
+ * this file), is chosen once and then read and written atomically.
  */
 #ifndef YESPOWER_SHA256_H
 #define YESPOWER_SHA256_H
@@ -79,11 +79,13 @@ void pbkdf2_sha256(const uint8_t *passwd, size_t passwdlen,
     uint8_t *buf, size_t dklen);
 
 /*
- * The compression function and its implementations.  Inside the library
- * only: yespower-dispatch.c picks one for the CPU, self-tests it and
- * installs it with yespower_sha256_use(); until then (and in programs that
- * never call the dispatcher, such as the reference build) every function
- * above uses the portable one.
+ * The compression function and its implementations, inside the library
+ * only.  sha256.c owns the choice: on first use (once, thread-safe) it
+ * takes the best this CPU runs (cpu-features.c) that gives the right
+ * answers on a known-answer self-test; yespower's dispatcher forwards the
+ * sha256=NAME of YESPOWER_IMPL and yespower_set_impl() here.  In a build
+ * with only the portable one (YESPOWER_NO_SHANI, or not x86) there is
+ * nothing to choose.
  *
  * yespower_sha256_blocks_<impl>(state, in, nblocks): compress nblocks
  * 64-byte blocks at in (any alignment) into state, one after the other.
@@ -92,24 +94,55 @@ void pbkdf2_sha256(const uint8_t *passwd, size_t passwdlen,
 typedef void yespower_sha256_blocks_fn(uint32_t state[8], const uint8_t *in,
     size_t nblocks);
 
-/* The 64 round constants, 16-byte aligned (sha256.c). */
+/* The 64 round constants, 16-byte aligned, and the initial hash value
+ * (sha256.c): every SHA-256 of the library reads these. */
 extern const uint32_t yespower_sha256_K[64];
+extern const uint32_t yespower_sha256_H0[8];
 
 yespower_sha256_blocks_fn yespower_sha256_blocks_portable;
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(YESPOWER_NO_SHANI)
 yespower_sha256_blocks_fn yespower_sha256_blocks_shani;	/* sha256-shani.c */
 #endif
 
-/*
- * yespower_sha256_use(blocks): make every SHA-256, HMAC-SHA256 and PBKDF2
- * call that starts from now on use blocks.  MT-safe (an atomic store); a
- * computation already running may finish with either function, and both
- * give the same answer.
- */
-void yespower_sha256_use(yespower_sha256_blocks_fn *blocks);
+/* The most compression functions a build has (for tables of names). */
+#define YESPOWER_SHA256_IMPLS_MAX 2
 
-/* yespower_sha256_in_use(): the function installed last. MT-safe. */
-yespower_sha256_blocks_fn *yespower_sha256_in_use(void);
+/* "No preference": the best this CPU runs. */
+#define YESPOWER_SHA256_AUTO ((size_t)-1)
+
+/*
+ * yespower_sha256_impl_at(i): the name of this build's compression
+ * function i, best first, the portable one last, as an implementation
+ * spec writes it ("sha256=shani", "sha256=portable"); NULL past the last.
+ * MT-safe.
+ */
+const char *yespower_sha256_impl_at(size_t i);
+
+/*
+ * yespower_sha256_find(name, n, &index): the index of the n-character
+ * name ("shani", without "sha256="): 0, or EINVAL (not in this build) or
+ * ENOTSUP (this CPU cannot run it).  MT-safe.
+ */
+int yespower_sha256_find(const char *name, size_t n, size_t *index);
+
+/*
+ * yespower_sha256_self_test(i): 1 if compression function i gives the
+ * known answers, 0 if not (reported once on stderr).  The test runs once
+ * per process.  MT-safe.
+ */
+int yespower_sha256_self_test(size_t i);
+
+/*
+ * yespower_sha256_choose(i): make every SHA-256, HMAC-SHA256 and PBKDF2
+ * call that starts from now on use compression function i (or the best,
+ * for YESPOWER_SHA256_AUTO), or the portable one if i fails its self-test.
+ * MT-safe: a computation already running may finish with either function,
+ * and both give the same answer.
+ */
+void yespower_sha256_choose(size_t i);
+
+/* yespower_sha256_chosen(): the index of the function in use. MT-safe. */
+size_t yespower_sha256_chosen(void);
 
 #ifdef __cplusplus
 }

@@ -167,7 +167,8 @@ void yespower_force_batch_width(unsigned k)
 /*
  * How many hashes of a batch to interleave with this core (see
  * yespower-impl.h).  Measured per hash on one thread, against one hash at
- * a time and between widths (PERFORMANCE sections 3, 6, 8 and 9).
+ * a time and between widths (doc/yespower.md, the Zen 3, Zen 5 and Intel
+ * Xeon sections).
  *
  * Four, where the core has registers for them (its kmax), on a core with
  * a 48 KiB or larger L1D that is not Intel's: on a Zen 5, 1.03 to 1.09
@@ -298,8 +299,7 @@ static int kdf_batch(const yespower_hash_family *h, yespower_local_t *local,
 
 	/* K workspaces in one region; on a 32-bit size_t the largest
 	 * parameters give 2 GiB each, so their sum is checked.  The core is
-	 * chosen once for the call, so that K fits the one that runs (and
-	 * choosing it installs the SHA-256 function the front end uses). */
+	 * chosen once for the call, so that K fits the one that runs. */
 	core = yespower_select_core();
 	K = width_for(core, params);
 	if (K > count)

@@ -1,17 +1,19 @@
 /*
- * yespower-dispatch.c: choose the mixing core and the SHA-256 compression
- * function for the CPU we run on, check them, and let the caller choose
- * others.
+ * yespower-dispatch.c: choose the mixing core for the CPU we run on, check
+ * it, and let the caller choose others.  The SHA-256 compression function
+ * is sha256.c's to choose; a spec's sha256=NAME is passed on to it.
  *
  * This file is compiled with no instruction-set flags; what the CPU runs
  * comes from cpu-features.c.
  *
- * The choice is made once, on first use (pthread_once): the best of each
- * kind this CPU runs, unless the environment variable YESPOWER_IMPL names
- * others; yespower_set_impl() changes it later.  An implementation is used
- * only after it has given the right answer on a known-answer self-test
- * here; one that fails is reported once on stderr and the portable one is
- * used instead.
+ * The choice is made once, on first use (pthread_once): the best core
+ * this CPU runs, unless the environment variable YESPOWER_IMPL names
+ * another; yespower_set_impl() changes it later.  A core is used only
+ * after it has given the right answer on a known-answer self-test here;
+ * one that fails is reported once on stderr and the portable one is used
+ * instead.  sha256.c does the same for its compression functions, on its
+ * own first use (which may come earlier, from the hashing API): a
+ * sha256=NAME here replaces its choice from then on.
  *
  * The names (YESPOWER_IMPL and yespower_set_impl()).  A spec is a list of
  * items separated by commas:
@@ -47,9 +49,9 @@
 #endif
 
 /*
- * Every implementation of this build in one table: the mixing cores best
- * first, the portable core last among them, then the SHA-256 compression
- * functions likewise.  need is the POW_CPU_* bits it runs with.
+ * Every mixing core of this build in one table, best first, the portable
+ * core last.  need is the POW_CPU_* bits it runs with.  The SHA-256
+ * compression functions are sha256.c's (yespower_sha256_impl_at()).
  */
 enum { KIND_CORE, KIND_SHA };
 
@@ -59,9 +61,10 @@ enum { KIND_CORE, KIND_SHA };
  * ("NAME-plain", IS_TWIN).  Batches run the same code in both.  The
  * automatic choice takes the shadow on AMD's cores, where one hash ran
  * 1.04 to 1.12 times as fast with it on a Zen 4 and 1.25 to 1.33 on a
- * Zen 5 (the figures issue 15 records), and the plain twin on Intel's,
- * where the shadow's extra instructions compete with the vector code for
- * issue slots: on a Xeon of family 6 model 167 (PERFORMANCE section 8)
+ * Zen 5 (figures reported when the shadow was written, not measured in
+ * these sessions), and the plain twin on Intel's, where the shadow's
+ * extra instructions compete with the vector code for issue slots: on a
+ * Xeon of family 6 model 167 (doc/yespower.md, Intel Xeon)
  * the plain build was level while the host was quiet and 1.06 to 1.4
  * times as fast while it was busy.
  */
@@ -70,25 +73,22 @@ enum { NO_TWIN, HAS_TWIN, IS_TWIN };
 /* A core's entry, and its plain twin's after it where it has one. */
 #if defined(YESPOWER_HAVE_PLAIN)
 #define CORE(name, need) \
-	{ KIND_CORE, #name, need, &yespower_core_##name, NULL, HAS_TWIN }, \
-	{ KIND_CORE, #name "-plain", need, &yespower_core_##name##_plain, \
-	    NULL, IS_TWIN },
+	{ #name, need, &yespower_core_##name, HAS_TWIN }, \
+	{ #name "-plain", need, &yespower_core_##name##_plain, IS_TWIN },
 #else
 #define CORE(name, need) \
-	{ KIND_CORE, #name, need, &yespower_core_##name, NULL, NO_TWIN },
+	{ #name, need, &yespower_core_##name, NO_TWIN },
 #endif
 
 static const struct impl {
-	int kind;
 	const char *name;		/* as yespower_impl_at() gives it */
 	unsigned need;
-	const yespower_core_t *core;	/* KIND_CORE */
-	yespower_sha256_blocks_fn *blocks;	/* KIND_SHA */
+	const yespower_core_t *core;
 	int twin;			/* NO_TWIN, HAS_TWIN, IS_TWIN */
 } impls[] = {
 #if defined(YESPOWER_NATIVE)
 	/* Built for the build machine (-march=native): trusted blindly. */
-	{ KIND_CORE, "native", 0, &yespower_core_native, NULL, NO_TWIN },
+	{ "native", 0, &yespower_core_native, NO_TWIN },
 #elif X86
 #ifndef YESPOWER_NO_AVX512
 	CORE(avx512vl, POW_CPU_SSE2 | POW_CPU_AVX | POW_CPU_AVX512VL |
@@ -110,24 +110,19 @@ static const struct impl {
 #elif defined(YESPOWER_HAVE_NEON_CORE)
 	CORE(neon, POW_CPU_NEON)
 #endif
-	{ KIND_CORE, "portable", 0, &yespower_core_portable, NULL, NO_TWIN },
-#if X86 && !defined(YESPOWER_NO_SHANI)
-	{ KIND_SHA, "sha256=shani", POW_CPU_SHANI, NULL,
-	    yespower_sha256_blocks_shani, NO_TWIN },
-#endif
-	{ KIND_SHA, "sha256=portable", 0, NULL,
-	    yespower_sha256_blocks_portable, NO_TWIN },
+	{ "portable", 0, &yespower_core_portable, NO_TWIN },
 };
 
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))
+#define PORTABLE (NIMPLS - 1)
 #define AUTO IMPL_SPEC_AUTO
 
 /* What the first use finds out, before anything else is read. */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static unsigned features;
 
-/* The core and SHA-256 function in use, as indexes into impls[]. */
-static size_t in_use[2] = { AUTO, AUTO };
+/* The core in use, as an index into impls[]. */
+static size_t in_use = AUTO;
 
 /*
  * What the caller (or YESPOWER_IMPL) last asked for, and whether a
@@ -147,87 +142,22 @@ static int runs_here(size_t i)
 	return (features & impls[i].need) == impls[i].need;
 }
 
-/* The name without its "sha256=" prefix: "shani". */
-static const char *short_name(size_t i)
-{
-	const char *eq = strchr(impls[i].name, '=');
-
-	return eq ? eq + 1 : impls[i].name;
-}
-
-/* The last entry of a kind: its portable one. */
-static size_t portable_of(int kind)
-{
-	size_t i;
-
-	for (i = NIMPLS; i-- > 0;)
-		if (impls[i].kind == kind)
-			break;
-	return i;
-}
-
 /* ---- self-tests ---- */
 
 /*
  * Record a self-test's result; the thread that records a failure reports
  * it, so it is reported once.  Return ok.
  */
-static int record(int *status, int ok, const char *what, const char *name,
-    int portable)
+static int record(int *status, int ok, const char *name, int portable)
 {
 	int untested = 0;
 
 	if (__atomic_compare_exchange_n(status, &untested, ok ? 1 : -1, 0,
 	    __ATOMIC_RELAXED, __ATOMIC_RELAXED) && !ok)
-		fprintf(stderr, "libyespower: the %s %s failed its known-answer "
-		    "self-test; %s\n", name, what, portable ?
+		fprintf(stderr, "libyespower: the %s mixing core failed its "
+		    "known-answer self-test; %s\n", name, portable ?
 		    "this build of the library computes wrong hashes" :
 		    "it will not be used");
-	return ok;
-}
-
-/*
- * SHA-256 of "abc" (one block) and of the 56-byte message of FIPS 180-2's
- * second example (two blocks, in one call), both at an odd address, as
- * state words.
- */
-static int sha_known_answers(yespower_sha256_blocks_fn *blocks)
-{
-	static const uint32_t H0[8] = {
-		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
-	};
-	static const uint32_t abc[8] = {
-		0xba7816bf, 0x8f01cfea, 0x414140de, 0x5dae2223,
-		0xb00361a3, 0x96177a9c, 0xb410ff61, 0xf20015ad
-	};
-	static const uint32_t two[8] = {
-		0x248d6a61, 0xd20638b8, 0xe5c02693, 0x0c3e6039,
-		0xa33ce459, 0x64ff2167, 0xf6ecedd4, 0x19db06c1
-	};
-	static const char msg2[] =
-	    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-	uint8_t buf[1 + 128];
-	uint8_t *block = buf + 1;
-	uint32_t state[8];
-	int ok;
-
-	memset(buf, 0, sizeof(buf));
-	memcpy(block, "abc", 3);
-	block[3] = 0x80;
-	block[63] = 3 * 8;
-	memcpy(state, H0, sizeof(state));
-	blocks(state, block, 1);
-	ok = !memcmp(state, abc, sizeof(state));
-
-	memset(buf, 0, sizeof(buf));
-	memcpy(block, msg2, 56);
-	block[56] = 0x80;
-	block[126] = (56 * 8) >> 8;
-	block[127] = (56 * 8) & 0xff;
-	memcpy(state, H0, sizeof(state));
-	blocks(state, block, 2);
-	ok &= !memcmp(state, two, sizeof(state));
 	return ok;
 }
 
@@ -302,9 +232,9 @@ static int core_known_answers(const yespower_core_t *core)
 }
 
 /*
- * self_test(i): 1 if implementation i gave the known answers (now or
- * before), 0 if it did not, -1 if there was no memory to run the test
- * (not recorded: a later choice tries again).
+ * self_test(i): 1 if core i gave the known answers (now or before), 0 if
+ * it did not, -1 if there was no memory to run the test (not recorded: a
+ * later choice tries again).
  */
 static int self_test(size_t i)
 {
@@ -313,10 +243,6 @@ static int self_test(size_t i)
 
 	if (st)
 		return st > 0;
-	if (im->kind == KIND_SHA)
-		return record(&status[i], sha_known_answers(im->blocks),
-		    "SHA-256 compression function", short_name(i),
-		    i == portable_of(KIND_SHA));
 	st = core_known_answers(im->core);
 	if (st < 0) {
 		/* Said once: later hashes try again, silently. */
@@ -326,53 +252,46 @@ static int self_test(size_t i)
 			    "core until there is\n", im->name);
 		return -1;
 	}
-	return record(&status[i], st, "mixing core", im->name,
-	    i == portable_of(KIND_CORE));
+	return record(&status[i], st, im->name, i == PORTABLE);
 }
 
 /* ---- choosing ---- */
 
 /*
- * The best implementation of a kind that this CPU runs: the first in the
- * table, and of a core and its twin the one for this CPU's vendor.
+ * The best core this CPU runs: the first in the table, and of a core and
+ * its twin the one for this CPU's vendor.
  */
-static size_t best(int kind)
+static size_t best(void)
 {
 	int other = features & POW_CPU_INTEL ? HAS_TWIN : IS_TWIN;
 	size_t i;
 
 	for (i = 0; i < NIMPLS; i++)
-		if (impls[i].kind == kind && runs_here(i) &&
-		    impls[i].twin != other)
+		if (runs_here(i) && impls[i].twin != other)
 			return i;
-	return portable_of(kind);
+	return PORTABLE;
 }
 
 /*
- * Install core choice[0] and SHA-256 function choice[1] (AUTO: the best),
- * each after its self-test, or the portable one if that fails, or (for
- * now: retry is set) if it found no memory.  SHA-256 first: the core's
- * self-test hashes its output.  Called at first use, then with retry_lock
- * held.
+ * Pass SHA-256 function choice[1] on to sha256.c (AUTO: its best), then
+ * install core choice[0] (AUTO: the best) after its self-test, or the
+ * portable one if that fails, or (for now: retry is set) if it found no
+ * memory.  SHA-256 first: the core's self-test hashes its output.  Called
+ * at first use, then with retry_lock held.
  */
 static void install(const size_t choice[2])
 {
-	int kind, again = 0;
+	size_t i = choice[KIND_CORE] == AUTO ? best() : choice[KIND_CORE];
+	int st;
 
 	wanted[0] = choice[0];
 	wanted[1] = choice[1];
-	for (kind = KIND_SHA; kind >= KIND_CORE; kind--) {
-		size_t i = choice[kind] == AUTO ? best(kind) : choice[kind];
-		int st = self_test(i);
-
-		again |= st < 0;
-		if (st != 1)
-			i = portable_of(kind);
-		if (kind == KIND_SHA)
-			yespower_sha256_use(impls[i].blocks);
-		__atomic_store_n(&in_use[kind], i, __ATOMIC_RELEASE);
-	}
-	__atomic_store_n(&retry, again, __ATOMIC_RELEASE);
+	yespower_sha256_choose(choice[KIND_SHA]);
+	st = self_test(i);
+	if (st != 1)
+		i = PORTABLE;
+	__atomic_store_n(&in_use, i, __ATOMIC_RELEASE);
+	__atomic_store_n(&retry, st < 0, __ATOMIC_RELEASE);
 }
 
 /* ---- parsing a spec ---- */
@@ -380,6 +299,7 @@ static void install(const size_t choice[2])
 /*
  * A name among the implementations of a kind (impl-spec.h's find): 0 and
  * its index, or EINVAL (not in this build), ENOTSUP (not on this CPU).
+ * SHA-256's names are sha256.c's.
  */
 static int find_in(const void *ctx, int kind, const char *s, size_t n,
     size_t *index)
@@ -387,9 +307,10 @@ static int find_in(const void *ctx, int kind, const char *s, size_t n,
 	size_t i;
 
 	(void)ctx;
+	if (kind == KIND_SHA)
+		return yespower_sha256_find(s, n, index);
 	for (i = 0; i < NIMPLS; i++) {
-		if (impls[i].kind != kind || strlen(short_name(i)) != n ||
-		    memcmp(s, short_name(i), n))
+		if (strlen(impls[i].name) != n || memcmp(s, impls[i].name, n))
 			continue;
 		if (!runs_here(i))
 			return ENOTSUP;
@@ -413,13 +334,13 @@ static int parse(const char *spec, size_t choice[2], char *bad,
 /* ---- first use ---- */
 
 /* "core+sha" for every pair, filled on first use: yespower_impl_name(). */
-static char names[NIMPLS][NIMPLS][32];
+static char names[NIMPLS][YESPOWER_SHA256_IMPLS_MAX][32];
 
 /* The name of what is installed now. */
 static const char *current_name(void)
 {
-	return names[__atomic_load_n(&in_use[KIND_CORE], __ATOMIC_ACQUIRE)]
-	    [__atomic_load_n(&in_use[KIND_SHA], __ATOMIC_ACQUIRE)];
+	return names[__atomic_load_n(&in_use, __ATOMIC_ACQUIRE)]
+	    [yespower_sha256_chosen()];
 }
 
 static void first_use(void)
@@ -431,11 +352,10 @@ static void first_use(void)
 
 	features = pow_cpu_features();
 	for (i = 0; i < NIMPLS; i++)
-		for (j = 0; j < NIMPLS; j++)
-			if (impls[i].kind == KIND_CORE &&
-			    impls[j].kind == KIND_SHA)
-				snprintf(names[i][j], sizeof(names[i][j]),
-				    "%s+%s", impls[i].name, short_name(j));
+		for (j = 0; yespower_sha256_impl_at(j); j++)
+			snprintf(names[i][j], sizeof(names[i][j]), "%s+%s",
+			    impls[i].name, strchr(yespower_sha256_impl_at(j),
+			    '=') + 1);
 
 	if (env && *env)
 		err = parse(env, choice, bad, sizeof(bad));
@@ -471,8 +391,7 @@ const yespower_core_t *yespower_select_core(void)
 	ensure_chosen();
 	if (__atomic_load_n(&retry, __ATOMIC_RELAXED))
 		retry_install();
-	return impls[__atomic_load_n(&in_use[KIND_CORE],
-	    __ATOMIC_ACQUIRE)].core;
+	return impls[__atomic_load_n(&in_use, __ATOMIC_ACQUIRE)].core;
 }
 
 /*
@@ -489,7 +408,9 @@ int yespower_set_impl(const char *name)
 	if (name)
 		err = parse(name, choice, NULL, 0);
 	for (kind = KIND_SHA; kind >= KIND_CORE && !err; kind--) {
-		int st = choice[kind] == AUTO ? 1 : self_test(choice[kind]);
+		int st = choice[kind] == AUTO ? 1 : kind == KIND_SHA ?
+		    yespower_sha256_self_test(choice[kind]) :
+		    self_test(choice[kind]);
 
 		if (st != 1)
 			err = st < 0 ? ENOMEM : EIO;
@@ -510,7 +431,8 @@ const char *yespower_impl_name(void)
 	return current_name();
 }
 
+/* The cores, then sha256.c's names ("sha256=shani"). */
 const char *yespower_impl_at(size_t i)
 {
-	return i < NIMPLS ? impls[i].name : NULL;
+	return i < NIMPLS ? impls[i].name : yespower_sha256_impl_at(i - NIMPLS);
 }

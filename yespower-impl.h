@@ -23,7 +23,8 @@
  * hash 0's.  For 1.0 that is 17 cache lines more than the boxes: at
  * exactly 96 KiB apart, a multiple of 4 KiB, the K hashes' writes into
  * their boxes all fell on the same L1 sets and page offsets, and 1.0
- * batches ran 1 to 5% slower on a Zen 5 (PERFORMANCE section 9); 0.5
+ * batches ran 1 to 5% slower on a Zen 5 (doc/yespower.md, Zen 5
+ * (family 26 model 2)); 0.5
  * writes no boxes and showed no difference, so it keeps them back to back.
  */
 #define YESPOWER_SGAP_1_0 ((size_t)17 * 64)

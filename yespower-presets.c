@@ -3,9 +3,9 @@
  *
  * Each entry cites where its parameters come from: the coin's own node
  * source where there is one (the function that computes the PoW hash), or
- * the miners that define the algorithm name.  vectors/chains.txt holds real
- * headers of these chains, checked by tests-chains against each preset, and
- * doc/chains-research.md the research behind both.  A personalization is
+ * the miners that define the algorithm name.  test/vectors/chains.txt holds
+ * real headers of these chains, checked by tests-chains against each preset,
+ * and doc/chains-research.md the research behind both.  A personalization is
  * used at its exact length, with no trailing NUL.
  */
 #include <ctype.h>

@@ -10,8 +10,8 @@
  * POW_HASH_IMPL names others; a kernel set is used only after it has
  * given the right answers on a known-answer self-test, and one that fails
  * is reported once on stderr and replaced by the portable set.  The
- * streaming SHA-256 is yespower's, so first use also makes yespower's
- * dispatcher choose its compression function.
+ * streaming SHA-256 is sha256.c's, which chooses its own compression
+ * function on its first use.
  */
 #define _POSIX_C_SOURCE 200809L	/* clock_gettime, in strict C modes too */
 
@@ -27,7 +27,6 @@
 #include "pow-hash.h"
 #include "pow-hash-impl.h"
 #include "sha256.h"
-#include "yespower.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define X86 1
@@ -252,7 +251,7 @@ static double d64_time(const pow_sha256_kernels *k, uint8_t *buf)
  * Which of SHA-NI's streams and AVX-512's 16 lanes hashes many messages
  * faster depends on the core, not on the instruction sets: on an Intel
  * Xeon of the Sapphire Rapids class the 16 lanes ran SHA256D64 1.5 times
- * as fast as 4 SHA-NI streams (PERFORMANCE section 8), where an AMD core
+ * as fast as 4 SHA-NI streams (doc/hashes.md, Intel Xeon), where an AMD core
  * with SHA-NI at one SHA256RNDS2 a cycle is expected to favour SHA-NI.
  * So where both run (and pass their self-tests) they are timed once, side
  * by side, at first use; the faster is the automatic choice.  Either way
@@ -376,11 +375,6 @@ static void first_use(void)
 	size_t i, j, choice[2] = { AUTO, AUTO };
 	char bad[64];
 	int err = 0;
-
-	/* yespower's dispatcher installs (and self-tests) the SHA-256
-	 * compression function the streaming functions and the self-tests
-	 * below use. */
-	(void)yespower_impl_name();
 
 	features = pow_cpu_features();
 #if X86 && !defined(POW_NO_SHANI)

@@ -110,8 +110,7 @@ const pow_keccak_kernels *pow_keccak_kernels_at(size_t i);
 
 /* ---- shared pieces ---- */
 
-/* SHA-256's initial state (FIPS 180-4, 5.3.3), in sha256.c's order. */
-extern const uint32_t pow_sha256_H0[8];
+/* SHA-256's initial state is sha256.c's yespower_sha256_H0. */
 
 /*
  * W[t] + K[t] for the second block of a 64-byte message: the padding

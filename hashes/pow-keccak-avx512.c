@@ -86,7 +86,7 @@ EMU_OP(emu_rol, (a.l[i] << b.l[0]) | (a.l[i] >> (64 - b.l[0])))
  * pairs of words, pairs of 128-bit blocks, then halves.  In registers:
  * through a buffer, as the emulated build does, the 64 word stores read
  * back as 8 wide loads cannot be forwarded, and cost more than these 24
- * shuffles (PERFORMANCE section 8).
+ * shuffles (doc/hashes.md, Intel Xeon).
  */
 TARGET static void words_in(V w[8], const uint8_t *in)
 {
@@ -190,7 +190,7 @@ TARGET static void sha3_64_x8(uint8_t *out, const uint8_t *in)
 	 * references a round were left, and about 1 since theta takes one
 	 * three-input XOR a lane (pow-keccak-round.h).  1.18 and then 1.05
 	 * times as fast on an Intel Xeon (Sapphire Rapids class;
-	 * PERFORMANCE section 8).
+	 * doc/hashes.md, Intel Xeon).
 	 */
 #if defined(POW_KECCAK_AVX512) && defined(__GNUC__)
 #pragma GCC unroll 24

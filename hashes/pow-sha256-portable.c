@@ -1,7 +1,7 @@
 /*
  * pow-sha256-portable.c: the portable many-at-once SHA-256 kernels (see
  * pow-hash-impl.h), one message at a time through sha256.c's portable
- * compression function, and the constants the SIMD kernels share.
+ * compression function, and the padding table the SIMD kernels share.
  * Compiled with no instruction-set flags; the reference every other
  * kernel set is tested against.
  */
@@ -11,11 +11,6 @@
 #include "pow-hash-impl.h"
 #include "sha256.h"
 #include "sysendian.h"
-
-const uint32_t pow_sha256_H0[8] = {
-	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
-};
 
 /*
  * The padding block of a 64-byte message is W[0] = 0x80000000, W[1 ..
@@ -49,7 +44,7 @@ const uint32_t pow_sha256_pad64_wk[64] __attribute__((aligned(32))) = {
  */
 static void hash32(const uint8_t block[64], uint32_t state[8])
 {
-	memcpy(state, pow_sha256_H0, sizeof(pow_sha256_H0));
+	memcpy(state, yespower_sha256_H0, sizeof(yespower_sha256_H0));
 	yespower_sha256_blocks_portable(state, block, 1);
 }
 
@@ -78,7 +73,7 @@ static void d64_portable(uint8_t *out, const uint8_t *in, size_t n)
 	be32enc(&pad[60], 64 * 8);
 	set_pad32(block);
 	for (i = 0; i < n; i++) {
-		memcpy(state, pow_sha256_H0, sizeof(state));
+		memcpy(state, yespower_sha256_H0, sizeof(state));
 		yespower_sha256_blocks_portable(state, &in[64 * i], 1);
 		yespower_sha256_blocks_portable(state, pad, 1);
 		put_state(block, state);

@@ -341,8 +341,8 @@ INLINE V small_sigma1(V x)
  * the new e waits only for Ch(e, f, g) and then Sigma1(e); the new a adds
  * Sigma0(a) last.  On a Zen 5, where vector integer operations take 2
  * cycles, this made recursive hashing on 16 lanes 1.40 times as fast and
- * on 8 lanes 1.10, with two more additions a round (PERFORMANCE section
- * 9).  Without, the fewest additions.
+ * on 8 lanes 1.10, with two more additions a round (doc/hashes.md, Zen 5
+ * (family 26 model 2)).  Without, the fewest additions.
  */
 INLINE void sha_round(V *s, const int t, V wk, V *ab,
     const int short_chains)
@@ -470,7 +470,7 @@ INLINE void hash32(V *s, const V *m, int rolled)
 
 	for (t = 0; t < 8; t++) {
 		w[t] = m[t];
-		s[t] = SET1(pow_sha256_H0[t]);
+		s[t] = SET1(yespower_sha256_H0[t]);
 	}
 	w[8] = SET1(0x80000000);
 	for (t = 9; t < 15; t++)
@@ -492,7 +492,7 @@ TARGET static void d64_group(uint8_t *out, const uint8_t *in)
 
 	load_n(w, in, 64, 16);
 	for (t = 0; t < 8; t++)
-		s[t] = SET1(pow_sha256_H0[t]);
+		s[t] = SET1(yespower_sha256_H0[t]);
 	compress_rolled(s, w);
 	compress_pad64(s);
 	for (t = 0; t < 8; t++)
@@ -520,8 +520,8 @@ TARGET static void recursive_group(uint8_t *h, uint64_t iters)
  * How many leftover messages go to the set k (pow_sha256_rest_kernels)
  * rather than into a group with idle lanes: ALONE_MAX in portable C; with
  * SHA-NI, whose 1 to 4 streams each run near a lane group's rate per
- * message, up to half a group (8 of 16 on the Xeon of PERFORMANCE section
- * 8, where 4 SHA-NI streams did 0.67 of the 16 lanes' messages a second).
+ * message, up to half a group (8 of 16 on the Xeon of doc/hashes.md, Intel Xeon,
+ * where 4 SHA-NI streams did 0.67 of the 16 lanes' messages a second).
  */
 static size_t alone_max(const pow_sha256_kernels *k)
 {

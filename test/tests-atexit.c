@@ -15,34 +15,34 @@
 
 #include "yespower.h"
 
+#define TEST_NAME "tests-atexit"
+#include "test/report.h"
+
 static const yespower_params_t params = { YESPOWER_1_0, 1024, 8, NULL, 0 };
 static yespower_binary_t want;
-static int passed, failed;
 
-static void check(const char *when)
+static void check_tls(const char *when)
 {
 	yespower_binary_t got;
 	int ok = yespower_tls((const uint8_t *)"exit", 4, &params, &got) == 0 &&
 	    !memcmp(&got, &want, sizeof(got));
 
-	printf("atexit: yespower_tls from %s: %s\n", when, ok ? "ok" : "FAILED");
-	if (ok)
-		passed++;
-	else
-		failed++;
+	char what[96];
+
+	snprintf(what, sizeof(what), "yespower_tls from %s", when);
+	printf("atexit: %s: %s\n", what, ok ? "ok" : "FAILED");
+	check(what, ok);
 }
 
 static void at_exit(void)
 {
-	check("an atexit handler");
+	check_tls("an atexit handler");
 }
 
 __attribute__((destructor(101))) static void last_destructor(void)
 {
-	check("a destructor run after the library's");
-	printf("atexit: %d passed, %d failed\n", passed, failed);
-	fflush(stdout);
-	_exit(failed ? 1 : 0);
+	check_tls("a destructor run after the library's");
+	_exit(summary());
 }
 
 int main(void)
@@ -54,7 +54,7 @@ int main(void)
 	    yespower(&local, (const uint8_t *)"exit", 4, &params, &want) ||
 	    yespower_free_local(&local))
 		return 1;
-	check("main");
+	check_tls("main");
 	atexit(at_exit);
 	return 0;
 }

@@ -23,6 +23,9 @@
 #include "blake2b.h"
 #include "tools/util.h"
 
+#define TEST_NAME "tests-blake2b"
+#include "test/report.h"
+
 /* ---- libsodium, loaded at run time ----------------------------------- */
 
 /*
@@ -93,16 +96,24 @@ static const char *load_sodium(char *msg, size_t msgsize)
 	return names[i - 1];
 }
 
-static unsigned long n_checks, n_failures;
-
-static void check(int ok, const char *what, size_t a, size_t b, size_t c)
+/*
+ * A check with the three sizes it ran with.  The first 20 failures are
+ * reported with them; after that a broken function would print a line for
+ * each of a million checks, so the rest are only counted.
+ */
+static void expect(int ok, const char *what, size_t a, size_t b, size_t c)
 {
-	n_checks++;
-	if (ok)
+	char msg[256];
+
+	if (ok || failed >= 20) {
+		if (ok)
+			check(what, 1);
+		else
+			failed++;
 		return;
-	n_failures++;
-	if (n_failures <= 20)
-		fprintf(stderr, "FAIL: %s (%zu, %zu, %zu)\n", what, a, b, c);
+	}
+	snprintf(msg, sizeof(msg), "%s (%zu, %zu, %zu)", what, a, b, c);
+	check(msg, 0);
 }
 
 static void *xmalloc(size_t n)
@@ -289,7 +300,7 @@ static void vector_line(char *line, unsigned long lineno)
 	    !(key = parse_hex(f[2], &keylen)) ||
 	    !(msg = parse_hex(f[3], &msglen)) ||
 	    yespower_blake2b(out, (size_t)outlen, key, keylen, msg, msglen)) {
-		check(0, "malformed or rejected BLAKE2B line", lineno, 0, 0);
+		expect(0, "malformed or rejected BLAKE2B line", lineno, 0, 0);
 		free(key);
 		free(msg);
 		return;
@@ -297,7 +308,7 @@ static void vector_line(char *line, unsigned long lineno)
 
 	util_hex_encode(got, out, (size_t)outlen);
 	printf("BLAKE2B %s %s %s = %s\n", f[1], f[2], f[3], got);
-	check(strcmp(got, f[5]) == 0, "BLAKE2B vector, line", lineno, 0, 0);
+	expect(strcmp(got, f[5]) == 0, "BLAKE2B vector, line", lineno, 0, 0);
 	free(key);
 	free(msg);
 }
@@ -307,7 +318,8 @@ static void test_vector_file(const char *path)
 	FILE *fp = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
-	unsigned long lineno = 0, before = n_checks;
+	unsigned long lineno = 0;
+	int before = passed + failed;
 
 	if (!fp) {
 		perror(path);
@@ -321,7 +333,8 @@ static void test_vector_file(const char *path)
 	free(line);
 	fclose(fp);
 	/* An empty or wrong file must not pass silently. */
-	check(n_checks > before, "no BLAKE2B lines in vector file", 0, 0, 0);
+	expect(passed + failed > before, "no BLAKE2B lines in vector file", 0, 0,
+	    0);
 }
 
 /*
@@ -355,12 +368,12 @@ static void test_microbitcoin_genesis(void)
 
 	for (i = 0; i < 4; i++) {
 		hdr = parse_hex(kat[i][0], &len);
-		check(hdr && len == 80, "genesis header length", i, len, 0);
+		expect(hdr && len == 80, "genesis header length", i, len, 0);
 		yespower_blake2b(out, 32, NULL, 0, hdr, len);
 		for (j = 0; j < 32; j++)
 			rev[j] = out[31 - j];
 		util_hex_encode(got, rev, 32);
-		check(strcmp(got, kat[i][1]) == 0, "MicroBitcoin genesis hash",
+		expect(strcmp(got, kat[i][1]) == 0, "MicroBitcoin genesis hash",
 		    i, 0, 0);
 		free(hdr);
 	}
@@ -382,7 +395,7 @@ static void one_shot_case(size_t outlen, size_t keylen, size_t msglen)
 
 	yespower_blake2b(a, outlen, key, keylen, msg, msglen);
 	sodium_blake2b(b, outlen, key, keylen, msg, msglen);
-	check(memcmp(a, b, outlen) == 0, "one-shot vs libsodium",
+	expect(memcmp(a, b, outlen) == 0, "one-shot vs libsodium",
 	    outlen, keylen, msglen);
 }
 
@@ -432,7 +445,7 @@ static void incremental_case(size_t outlen, size_t keylen, size_t msglen)
 	size_t done = 0, n;
 
 	if (yespower_blake2b_init(&ctx, outlen, keybuf, keylen)) {
-		check(0, "incremental init", outlen, keylen, msglen);
+		expect(0, "incremental init", outlen, keylen, msglen);
 		return;
 	}
 	while (done < msglen || rng_below(4) == 0) {
@@ -442,7 +455,7 @@ static void incremental_case(size_t outlen, size_t keylen, size_t msglen)
 	}
 	yespower_blake2b_final(&ctx, a);
 	sodium_blake2b(b, outlen, keybuf, keylen, msgbuf, msglen);
-	check(memcmp(a, b, outlen) == 0, "incremental vs libsodium",
+	expect(memcmp(a, b, outlen) == 0, "incremental vs libsodium",
 	    outlen, keylen, msglen);
 }
 
@@ -464,7 +477,7 @@ static void incremental_both_case(size_t outlen, size_t keylen)
 	}
 	yespower_blake2b_final(&ctx, a);
 	crypto_generichash_final(&st, b, outlen);
-	check(memcmp(a, b, outlen) == 0, "both incremental",
+	expect(memcmp(a, b, outlen) == 0, "both incremental",
 	    outlen, keylen, msglen);
 }
 
@@ -492,7 +505,7 @@ static void test_incremental(void)
 static void expect_einval(int rc, const char *what, size_t outlen,
     size_t keylen)
 {
-	check(rc == -1 && errno == EINVAL, what, outlen, keylen, 0);
+	expect(rc == -1 && errno == EINVAL, what, outlen, keylen, 0);
 }
 
 static void test_errors(void)
@@ -513,11 +526,11 @@ static void test_errors(void)
 	}
 
 	/* The edges of the valid range must be accepted. */
-	check(yespower_blake2b_init(&ctx, 1, NULL, 0) == 0, "accept 1/0",
+	expect(yespower_blake2b_init(&ctx, 1, NULL, 0) == 0, "accept 1/0",
 	    1, 0, 0);
-	check(yespower_blake2b_init(&ctx, 64, key, 64) == 0, "accept 64/64",
+	expect(yespower_blake2b_init(&ctx, 64, key, 64) == 0, "accept 64/64",
 	    64, 64, 0);
-	check(yespower_blake2b(out, 64, key, 64, NULL, 0) == 0,
+	expect(yespower_blake2b(out, 64, key, 64, NULL, 0) == 0,
 	    "one-shot accepts NULL empty message", 64, 64, 0);
 }
 
@@ -531,7 +544,7 @@ static void hmac_case(size_t keylen, size_t msglen)
 
 	yespower_hmac_blake2b256(a, keybuf, keylen, msgbuf, msglen);
 	ref_hmac(b, keybuf, keylen, msgbuf, msglen);
-	check(memcmp(a, b, 32) == 0, "HMAC vs reference", keylen, msglen, 0);
+	expect(memcmp(a, b, 32) == 0, "HMAC vs reference", keylen, msglen, 0);
 
 	yespower_hmac_blake2b256_init(&hctx, keybuf, keylen);
 	while (done < msglen) {
@@ -540,7 +553,7 @@ static void hmac_case(size_t keylen, size_t msglen)
 		done += n;
 	}
 	yespower_hmac_blake2b256_final(&hctx, c);
-	check(memcmp(c, b, 32) == 0, "incremental HMAC vs reference",
+	expect(memcmp(c, b, 32) == 0, "incremental HMAC vs reference",
 	    keylen, msglen, 0);
 }
 
@@ -570,7 +583,7 @@ static void pbkdf2_case(size_t plen, size_t slen, uint64_t c)
 		/* A sentinel byte catches writes past dkLen. */
 		got[dkLen] = 0xa5;
 		yespower_pbkdf2_blake2b256(P, plen, S, slen, c, got, dkLen);
-		check(memcmp(got, ref, dkLen) == 0 && got[dkLen] == 0xa5,
+		expect(memcmp(got, ref, dkLen) == 0 && got[dkLen] == 0xa5,
 		    "PBKDF2 vs reference", plen, slen, dkLen + 1000 * c);
 	}
 }
@@ -592,7 +605,7 @@ static void test_pbkdf2(void)
 	/* Documented: c = 0 behaves as c = 1, like MicroBitcoin's code. */
 	yespower_pbkdf2_blake2b256(keybuf, 32, msgbuf, 46, 0, a, sizeof(a));
 	yespower_pbkdf2_blake2b256(keybuf, 32, msgbuf, 46, 1, b, sizeof(b));
-	check(memcmp(a, b, sizeof(a)) == 0, "PBKDF2 c=0 equals c=1", 0, 0, 0);
+	expect(memcmp(a, b, sizeof(a)) == 0, "PBKDF2 c=0 equals c=1", 0, 0, 0);
 }
 
 int main(int argc, char **argv)
@@ -607,8 +620,8 @@ int main(int argc, char **argv)
 	if (argc == 3)
 		rng_state ^= strtoull(argv[2], NULL, 0) * UINT64_C(0x2545f4914f6cdd1d);
 	if (!(sodium = load_sodium(msg, sizeof(msg)))) {
-		printf("blake2b: 0 passed, 1 failed (%s)\n", msg);
-		return 1;
+		check(msg, 0);
+		return summary();
 	}
 	printf("blake2b: cross-checking against libsodium %s (%s)\n",
 	    sodium_version_string(), sodium);
@@ -617,14 +630,12 @@ int main(int argc, char **argv)
 
 	test_vector_file(argv[1]);
 	test_microbitcoin_genesis();
-	check(sodium_layout_ok(), "libsodium state layout assumption", 0, 0, 0);
+	expect(sodium_layout_ok(), "libsodium state layout assumption", 0, 0, 0);
 	test_one_shot();
 	test_incremental();
 	test_errors();
 	test_hmac();
 	test_pbkdf2();
 
-	printf("blake2b: %lu passed, %lu failed\n", n_checks - n_failures,
-	    n_failures);
-	return n_failures ? 1 : 0;
+	return summary();
 }

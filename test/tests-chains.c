@@ -18,6 +18,9 @@
 #include "yespower.h"
 #include "tools/util.h"
 
+#define TEST_NAME "tests-chains"
+#include "test/report.h"
+
 /* Decode a whole hex field into out (max bytes); 0 or -1. */
 static int hex_field(const char *hex, uint8_t *out, size_t max, size_t *len)
 {
@@ -132,7 +135,8 @@ int main(int argc, char **argv)
 	const char *path = argc > 1 ? argv[1] : "test/vectors/chains.txt";
 	FILE *fp = fopen(path, "r");
 	static char line[4096];
-	unsigned lineno = 0, passed = 0, failed = 0;
+	char what[300];
+	unsigned lineno = 0;
 
 	if (!fp) {
 		perror(path);
@@ -145,12 +149,11 @@ int main(int argc, char **argv)
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		rc = check_line(line, lineno);
-		if (rc > 0)
-			passed++;
-		else
-			failed++;
+		snprintf(what, sizeof(what), "%s line %u", path, lineno);
+		check(what, rc > 0);
 	}
 	fclose(fp);
-	printf("chains: %u passed, %u failed\n", passed, failed);
-	return failed || !passed;
+	if (!passed)
+		check("at least one header in the file", 0);
+	return summary();
 }

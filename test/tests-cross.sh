@@ -345,7 +345,7 @@ check_core() {
 	fi
 	pass
 	echo "$t core $c: $what;" \
-	    "$(tail -n 1 "$d/TESTS-CHAINS-OUT-$c" | sed 's/^chains: //'):" \
+	    "$(tail -n 1 "$d/TESTS-CHAINS-OUT-$c" | sed 's/^tests-chains: //'):" \
 	    "ok ($(($(date +%s) - start)) s)"
 }
 

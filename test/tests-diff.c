@@ -20,6 +20,9 @@
 #include "yespower-impl.h"		/* widths: yespower_force_batch_width */
 #include "tests-util.h"
 
+#define TEST_NAME "tests-diff"
+#include "test/report.h"
+
 /* The reference, compiled under other names (see the Makefile). */
 int ref_yespower_tls(const uint8_t *src, size_t srclen,
     const yespower_params_t *params, yespower_binary_t *dst);
@@ -244,7 +247,7 @@ int main(int argc, char **argv)
 	yespower_local_t local;
 	const char *core;
 	char cannot[128] = "";
-	unsigned i, passed = 1, failed = 0, skipped = 0;
+	unsigned i, ncannot = 0;
 
 	rng_state = seed ? seed : 1;
 	yespower_init_local(&local);
@@ -276,20 +279,21 @@ int main(int argc, char **argv)
 		    yespower(&local, src, srclen, &p, &loc))) {
 			printf("differential: a call failed: FAILED\n");
 			print_case(i, b2b, &p, src, srclen);
-			printf("diff: 0 passed, 1 failed\n");
-			return 1;
+			check("every call succeeds", 0);
+			return summary();
 		}
 		if (memcmp(&ref, &tls, sizeof(ref)) ||
 		    memcmp(&ref, &loc, sizeof(ref))) {
 			printf("differential: MISMATCH (seed %llu): FAILED\n",
 			    (unsigned long long)seed);
 			print_case(i, b2b, &p, src, srclen);
-			printf("diff: 0 passed, 1 failed\n");
-			return 1;
+			check("optimized == reference", 0);
+			return summary();
 		}
 	}
 
 	printf("differential: %u cases, optimized == reference: ok\n", cases);
+	check("optimized == reference", 1);
 
 	/* The batch paths through every core this CPU runs. */
 	for (i = 0; (core = yespower_impl_at(i)) && !strchr(core, '='); i++) {
@@ -297,9 +301,9 @@ int main(int argc, char **argv)
 			if (errno != ENOTSUP) {
 				printf("batch: core %s: %s: FAILED\n", core,
 				    strerror(errno));
-				failed++;
+				check("yespower_set_impl(a listed core)", 0);
 			} else {
-				skipped++;
+				ncannot++;
 				snprintf(cannot + strlen(cannot),
 				    sizeof(cannot) - strlen(cannot), " %s",
 				    core);
@@ -307,16 +311,17 @@ int main(int argc, char **argv)
 			continue;
 		}
 		printf("core %s: ", core);
-		if (check_batches(&local) || check_sbox_layouts())
-			failed++;
-		else
-			passed++;
+		check("batches and S-box layouts",
+		    !check_batches(&local) && !check_sbox_layouts());
 	}
 	yespower_set_impl("auto");
 	yespower_free_local(&local);
-	printf("diff: %u passed, %u failed", passed, failed);
-	if (skipped)
-		printf(", %u skipped (this CPU cannot run%s)", skipped, cannot);
-	putchar('\n');
-	return failed != 0;
+	if (ncannot) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "this CPU cannot run%s", cannot);
+		for (i = 0; i < ncannot; i++)
+			skip(why);
+	}
+	return summary();
 }

@@ -29,10 +29,11 @@
 #include "yespower.h"
 #include "tests-util.h"
 
+#define TEST_NAME "tests-exhaust"
+#include "test/report.h"
+
 #define MIB ((size_t)1 << 20)
 
-static int passed, failed;
-static const char *skipped;	/* why one check could not run */
 
 /* Parameter sets: small and medium fit every budget below, large fit none. */
 static const yespower_params_t small = { YESPOWER_1_0, 1024, 8, NULL, 0 };
@@ -369,7 +370,7 @@ static void check_first_use(void)
 	size_t i;
 
 	if (is_reference) {
-		skipped = "the reference has no self-test";
+		skip("the reference has no self-test");
 		return;
 	}
 	for (i = 0; i < sizeof(want[0][0].uc); i++)
@@ -384,10 +385,7 @@ static void check_first_use(void)
 	printf("exhaust: first use without memory for the self-test (%s, "
 	    "%d core%s refused with ENOMEM, then %s): %s\n", low, nomem,
 	    nomem == 1 ? "" : "s", after, ok ? "ok" : "FAILED");
-	if (ok)
-		passed++;
-	else
-		failed++;
+	check("first use without memory for the self-test", ok);
 }
 
 /* ---- the parent ---- */
@@ -414,10 +412,7 @@ static void run(const char *name, int (*scenario)(size_t), size_t budget)
 		printf(" (signal %d)", WTERMSIG(status));
 	if (!ok)
 		putchar('\n');
-	if (ok)
-		passed++;
-	else
-		failed++;
+	check(name, ok);
 }
 
 int main(void)
@@ -458,9 +453,5 @@ int main(void)
 	run("starved, then lifted", scenario_starved, 32 * MIB);
 	run("new threads", scenario_thread, 256 * MIB);
 
-	printf("exhaust: %d passed, %d failed", passed, failed);
-	if (skipped)
-		printf(", 1 skipped (%s)", skipped);
-	putchar('\n');
-	return failed ? 1 : 0;
+	return summary();
 }

@@ -13,7 +13,7 @@
  *
  * Usage: tests-fork [--need-huge]   (--need-huge: fail, rather than skip
  * that part, if no huge pages are reserved, or the library used none)
- * Prints "fork: N passed, N failed[, 1 skipped (why)]".
+ * Prints "tests-fork: N passed, N failed[, 1 skipped (why)]".
  */
 #define _GNU_SOURCE 1	/* MAP_HUGETLB */
 
@@ -26,15 +26,13 @@
 #include "yespower.h"
 #include "test/huge-pool.h"
 
-static int passed, failed;
+#define TEST_NAME "tests-fork"
+#include "test/report.h"
 
 static void report(const char *name, int ok)
 {
 	printf("fork: %s: %s\n", name, ok ? "ok" : "FAILED");
-	if (ok)
-		passed++;
-	else
-		failed++;
+	check(name, ok);
 }
 
 static const yespower_params_t params = { YESPOWER_1_0, 2048, 32, NULL, 0 };
@@ -94,11 +92,10 @@ int main(int argc, char **argv)
 		if (need_huge)
 			report(before <= 0 ? "huge pages reserved" :
 			    "the library used huge pages", 0);
-		printf("fork: %d passed, %d failed, 1 skipped (%s)\n", passed,
-		    failed, before <= 0 ? "no huge pages reserved: as root, "
+		skip(before <= 0 ? "no huge pages reserved: as root, "
 		    "sysctl vm.nr_hugepages=64" : "the library got no huge "
 		    "pages");
-		return failed ? 1 : 0;
+		return summary();
 	}
 	n = huge_grab(grabbed);
 	printf("fork: the parent holds %ld huge pages, took the other %zu\n",
@@ -108,6 +105,5 @@ int main(int argc, char **argv)
 	    child_hashes(&local, &want));
 	huge_release(grabbed, n);
 	yespower_free_local(&local);
-	printf("fork: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary();
 }

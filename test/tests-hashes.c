@@ -18,7 +18,8 @@
  * an emulator), and says so.
  *
  * Prints "ok ..." per group of checks and "FAIL ..." per failure, then
- * "hashes: N passed, N failed[, N skipped (why)]"; exits 1 on failure.
+ * "tests-hashes: N passed, N failed[, N skipped (why)]"; exits 1 on
+ * failure.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -34,25 +35,23 @@
 #include "tools/util.h"
 #include "yespower.h"
 
-static int passed, failed, skipped, quick;
-static char skip_why[512];
+#define TEST_NAME "tests-hashes"
+#include "test/report.h"
 
-/* One check: counted, and reported when it fails. */
-static int check(int ok, const char *fmt, ...)
+static int quick;
+
+/* One check, its description formatted only when it failed. */
+static int checkf(int ok, const char *fmt, ...)
 {
+	char what[512];
 	va_list ap;
 
-	if (ok) {
-		passed++;
-		return 1;
-	}
-	failed++;
-	printf("FAIL ");
+	if (ok)
+		return check(fmt, 1);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	return 0;
+	return check(what, 0);
 }
 
 static void group_done(const char *what, int failed_before)
@@ -61,14 +60,12 @@ static void group_done(const char *what, int failed_before)
 		printf("ok %s\n", what);
 }
 
-static void skip(const char *what, const char *why)
+static void skip_one(const char *what, const char *why)
 {
-	size_t len = strlen(skip_why);
+	char msg[256];
 
-	skipped++;
-	printf("skipped %s: %s\n", what, why);
-	snprintf(skip_why + len, sizeof(skip_why) - len, "%s%s: %s",
-	    len ? "; " : "", what, why);
+	snprintf(msg, sizeof(msg), "%s: %s", what, why);
+	skip(msg);
 }
 
 /* ---- helpers ---- */
@@ -233,7 +230,7 @@ static void test_constants(void)
 		    (W[t - 2] >> 10)) + W[t - 7] + (rotr32(W[t - 15], 7) ^
 		    rotr32(W[t - 15], 18) ^ (W[t - 15] >> 3)) + W[t - 16];
 	for (t = 0; t < 64; t++)
-		check(pow_sha256_pad64_wk[t] == W[t] + K[t],
+		checkf(pow_sha256_pad64_wk[t] == W[t] + K[t],
 		    "pad64 W+K[%d]", t);
 
 	/* rc(t): x^8 + x^6 + x^5 + x^4 + 1; RC[i] bit 2^j - 1 = rc(j + 7i). */
@@ -245,7 +242,7 @@ static void test_constants(void)
 				rc |= (uint64_t)1 << ((1 << j) - 1);
 			lfsr = (lfsr << 1) ^ ((lfsr & 0x80) ? 0x171 : 0);
 		}
-		check(pow_keccak_rc[i] == rc, "Keccak RC[%d]", i);
+		checkf(pow_keccak_rc[i] == rc, "Keccak RC[%d]", i);
 	}
 	group_done("constants: padding schedule (FIPS 180-4), Keccak RC "
 	    "(FIPS 202)", before);
@@ -283,15 +280,15 @@ static void test_sha256_file(const char *dir, const char *compression)
 		parse_hash(v->field[3], want, 0);
 		if (dbl) {
 			pow_sha256d(m, len, got);
-			check(!memcmp(got, want, 32), "SHA-256d line %d", n);
+			checkf(!memcmp(got, want, 32), "SHA-256d line %d", n);
 		} else {
 			pow_sha256(m, len, got);
-			check(!memcmp(got, want, 32), "SHA-256 %s", v->field[1]);
+			checkf(!memcmp(got, want, 32), "SHA-256 %s", v->field[1]);
 			for (s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
 				if (len > 4096 && steps[s] < 64)
 					continue;
 				sha256_pieces(m, len, steps[s], got);
-				check(!memcmp(got, want, 32), "SHA-256 %s in "
+				checkf(!memcmp(got, want, 32), "SHA-256 %s in "
 				    "pieces of %zu", v->field[1], steps[s]);
 			}
 		}
@@ -325,13 +322,13 @@ static void test_hmac_pbkdf2_file(const char *dir)
 
 			want = parse_bytes(v->field[4], &wlen);
 			pow_hmac_sha256(k, klen, m, mlen, mac);
-			check(want && !memcmp(mac, want, wlen),
+			checkf(want && !memcmp(mac, want, wlen),
 			    "HMAC-SHA256 line %d", n);
 			pow_hmac_sha256_init(&ctx, k, klen);
 			for (i = 0; i < mlen; i++)
 				pow_hmac_sha256_update(&ctx, &m[i], 1);
 			pow_hmac_sha256_final(&ctx, mac);
-			check(want && !memcmp(mac, want, wlen),
+			checkf(want && !memcmp(mac, want, wlen),
 			    "HMAC-SHA256 streaming line %d", n);
 		} else {
 			uint64_t c = strtoull(v->field[3], NULL, 10);
@@ -339,7 +336,7 @@ static void test_hmac_pbkdf2_file(const char *dir)
 
 			want = parse_bytes(v->field[6], &wlen);
 			got = malloc(dklen + 1);
-			check(want && got && wlen == dklen &&
+			checkf(want && got && wlen == dklen &&
 			    !pow_pbkdf2_sha256(k, klen, m, mlen, c, got, dklen) &&
 			    !memcmp(got, want, dklen), "PBKDF2 line %d", n);
 			free(got);
@@ -384,12 +381,12 @@ static void test_sha3_file(const char *dir)
 			exit(2);
 		parse_hash(v->field[3], want, 0);
 		pow_sha3_256(m, len, got);
-		check(!memcmp(got, want, 32), "SHA3-256 %s", v->field[1]);
+		checkf(!memcmp(got, want, 32), "SHA3-256 %s", v->field[1]);
 		for (s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
 			if (len > 4096 && steps[s] < 64)
 				continue;
 			sha3_pieces(m, len, steps[s], got);
-			check(!memcmp(got, want, 32), "SHA3-256 %s in pieces "
+			checkf(!memcmp(got, want, 32), "SHA3-256 %s in pieces "
 			    "of %zu", v->field[1], steps[s]);
 		}
 		free(m);
@@ -484,17 +481,17 @@ static void test_d64_kernels(const pow_sha256_kernels *k)
 		pow_sha256_kernels_portable.d64(a, in + 1, n);
 		memset(b, 0x55, sizeof(b));
 		k->d64(b + 1, in + 1, n);
-		check(!memcmp(a, b + 1, 32 * n) && b[1 + 32 * n] == 0x55,
+		checkf(!memcmp(a, b + 1, 32 * n) && b[1 + 32 * n] == 0x55,
 		    "%s d64, %zu inputs", k->name, n);
 		memcpy(b + 1, in + 1, 64 * n);
 		k->d64(b + 1, b + 1, n);
-		check(!memcmp(a, b + 1, 32 * n), "%s d64 in place, %zu inputs",
+		checkf(!memcmp(a, b + 1, 32 * n), "%s d64 in place, %zu inputs",
 		    k->name, n);
 		if (n) {
 			uint8_t one[32];
 
 			pow_sha256d(in + 1 + 64 * (n - 1), 64, one);
-			check(!memcmp(one, a + 32 * (n - 1), 32),
+			checkf(!memcmp(one, a + 32 * (n - 1), 32),
 			    "%s d64 against pow_sha256d, %zu", k->name, n);
 		}
 	}
@@ -514,7 +511,7 @@ static void test_recursive_kernels(const pow_sha256_kernels *k)
 			pow_sha256_kernels_portable.recursive(a, n, iters[i]);
 			memcpy(b + 1, in + 1, 32 * n);
 			k->recursive(b + 1, n, iters[i]);
-			check(!memcmp(a, b + 1, 32 * n), "%s recursive, %zu "
+			checkf(!memcmp(a, b + 1, 32 * n), "%s recursive, %zu "
 			    "chains, %llu times", k->name, n,
 			    (unsigned long long)iters[i]);
 		}
@@ -529,14 +526,14 @@ static void test_recursive_api(const char *name)
 	random_bytes(h, sizeof(h));
 	memcpy(want, h, 32);
 	for (n = 0; n <= 300; n++) {
-		check(!pow_sha256_recursive(got, h, n) &&
+		checkf(!pow_sha256_recursive(got, h, n) &&
 		    !memcmp(got, want, 32), "%s pow_sha256_recursive n=%llu",
 		    name, (unsigned long long)n);
 		pow_sha256(want, 32, want);
 	}
 	/* In place: want is now h hashed 301 times. */
 	memcpy(got, h, 32);
-	check(!pow_sha256_recursive(got, got, 301) && !memcmp(got, want, 32),
+	checkf(!pow_sha256_recursive(got, got, 301) && !memcmp(got, want, 32),
 	    "%s pow_sha256_recursive in place", name);
 }
 
@@ -554,7 +551,7 @@ static void test_recursive_file(const char *dir, const char *name,
 		parse_hash(v->field[1], s, 0);
 		parse_hash(v->field[4], w, 0);
 		if (n < 1000000) {
-			check(!pow_sha256_recursive(got, s, n) &&
+			checkf(!pow_sha256_recursive(got, s, n) &&
 			    !memcmp(got, w, 32), "%s recursive vector %s x %llu",
 			    name, v->field[1], (unsigned long long)n);
 		} else if (longs < 4) {
@@ -567,17 +564,17 @@ static void test_recursive_file(const char *dir, const char *name,
 	if (!long_ones)
 		return;
 	if (quick) {
-		skip("recursive 10,000,000 times", "--quick");
+		skip_one("recursive 10,000,000 times", "--quick");
 		return;
 	}
 	/* The four published 10,000,000-times answers, as four chains at
 	 * once on all threads. */
 	for (t = 0; t < longs; t++)
 		memcpy(&got[32 * t], start[t], 32);
-	check(!pow_sha256_recursive_chains(got, got, (size_t)longs, 10000000,
+	checkf(!pow_sha256_recursive_chains(got, got, (size_t)longs, 10000000,
 	    0), "recursive chains call");
 	for (t = 0; t < longs; t++)
-		check(!memcmp(&got[32 * t], want[t], 32), "%s recursive "
+		checkf(!memcmp(&got[32 * t], want[t], 32), "%s recursive "
 		    "10,000,000 times, chain %d", name, t);
 }
 
@@ -600,12 +597,12 @@ static void test_bitcoin_file(const char *dir, const char *name)
 			parse_hash(v->field[first + i], &leaves[32 * i], 1);
 		for (t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
 			flag = -1;
-			check(!pow_merkle_root_bitcoin(got, leaves, count,
+			checkf(!pow_merkle_root_bitcoin(got, leaves, count,
 			    &flag, threads[t]) && !memcmp(got, want, 32) &&
 			    flag == want_flag, "%s Bitcoin merkle root, %d "
 			    "leaves (%s), %d threads", name, count,
 			    v->field[first - 1], threads[t]);
-			check(!pow_merkle_root_bitcoin(got, leaves, count,
+			checkf(!pow_merkle_root_bitcoin(got, leaves, count,
 			    NULL, threads[t]) && !memcmp(got, want, 32),
 			    "%s Bitcoin merkle root without the flag", name);
 		}
@@ -640,7 +637,7 @@ static void test_bitcoin_random(const char *name)
 		naive_bitcoin_root(want, leaves, count, &wf);
 		for (t = 1; t <= 4; t += 3) {
 			gf = -1;
-			check(!pow_merkle_root_bitcoin(got, leaves, count, &gf,
+			checkf(!pow_merkle_root_bitcoin(got, leaves, count, &gf,
 			    t) && !memcmp(got, want, 32) && gf == wf,
 			    "%s Bitcoin merkle root of %zu random leaves, %d "
 			    "threads (flag %d, want %d)", name, count, t, gf,
@@ -669,7 +666,7 @@ static void test_binary_file(const char *dir, const char *prefix,
 		for (t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
 			if (k > 16 && threads[t] == 5)
 				continue;
-			check(!root(got, leaves, count, threads[t]) &&
+			checkf(!root(got, leaves, count, threads[t]) &&
 			    !memcmp(got, want, 32), "%s %s 2^%d leaves, %d "
 			    "threads", name, prefix, k, threads[t]);
 		}
@@ -690,11 +687,11 @@ static void test_binary_random(const char *name)
 
 		random_bytes(leaves, 32 * count);
 		naive_binary_root(want, leaves, count, sha256d_oneshot);
-		check(!pow_merkle_root_sha256d(got, leaves, count, 3) &&
+		checkf(!pow_merkle_root_sha256d(got, leaves, count, 3) &&
 		    !memcmp(got, want, 32), "%s SHA-256d tree of 2^%d random "
 		    "leaves", name, k);
 		naive_binary_root(want, leaves, count, pow_sha3_256);
-		check(!pow_merkle_root_sha3_256(got, leaves, count, 3) &&
+		checkf(!pow_merkle_root_sha3_256(got, leaves, count, 3) &&
 		    !memcmp(got, want, 32), "%s SHA3-256 tree of 2^%d random "
 		    "leaves", name, k);
 	}
@@ -710,9 +707,9 @@ static int force(const char *spec, const char *name)
 		return 1;
 	snprintf(what, sizeof(what), "%s", spec);
 	if (errno == ENOTSUP) {
-		skip(what, "this CPU cannot run it");
+		skip_one(what, "this CPU cannot run it");
 	} else {
-		check(0, "pow_hash_set_impl(%s): %s", spec, strerror(errno));
+		checkf(0, "pow_hash_set_impl(%s): %s", spec, strerror(errno));
 	}
 	(void)name;
 	return 0;
@@ -731,7 +728,7 @@ static void test_sha256_sets(const char *dir)
 		snprintf(spec, sizeof(spec), "sha256=%s", k->name);
 		if (!force(spec, k->name))
 			continue;
-		check(!strncmp(pow_hash_impl_name(), spec, strlen(spec)),
+		checkf(!strncmp(pow_hash_impl_name(), spec, strlen(spec)),
 		    "impl name %s after forcing %s", pow_hash_impl_name(), spec);
 		test_d64_kernels(k);
 		test_recursive_kernels(k);
@@ -779,19 +776,19 @@ static void test_sha3_64_kernel(const pow_keccak_kernels *k, int in_use)
 		pow_keccak_kernels_portable.sha3_64(a, in + 1, n);
 		memset(b, 0x55, sizeof(b));
 		k->sha3_64(b + 1, in + 1, n);
-		check(!memcmp(a, b + 1, 32 * n) && b[1 + 32 * n] == 0x55,
+		checkf(!memcmp(a, b + 1, 32 * n) && b[1 + 32 * n] == 0x55,
 		    "%s sha3_64, %zu inputs", k->name, n);
 		memcpy(b + 1, in + 1, 64 * n);
 		if (in_use)
-			check(!pow_sha3_256_64(b + 1, b + 1, n),
+			checkf(!pow_sha3_256_64(b + 1, b + 1, n),
 			    "%s pow_sha3_256_64 in place, %zu", k->name, n);
 		else
 			k->sha3_64(b + 1, b + 1, n);
-		check(!memcmp(a, b + 1, 32 * n), "%s sha3_64 in place, %zu",
+		checkf(!memcmp(a, b + 1, 32 * n), "%s sha3_64 in place, %zu",
 		    k->name, n);
 		if (n) {
 			pow_sha3_256(in + 1 + 64 * (n - 1), 64, one);
-			check(!memcmp(one, a + 32 * (n - 1), 32),
+			checkf(!memcmp(one, a + 32 * (n - 1), 32),
 			    "%s sha3_64 against pow_sha3_256", k->name);
 		}
 	}
@@ -832,7 +829,7 @@ static void test_keccak_sets(const char *dir)
 
 #define EXPECT_EINVAL(call, what) do { \
 	errno = 0; \
-	check((call) == -1 && errno == EINVAL, "%s: not -1/EINVAL", what); \
+	checkf((call) == -1 && errno == EINVAL, "%s: not -1/EINVAL", what); \
 } while (0)
 
 static void test_errors(void)
@@ -846,13 +843,13 @@ static void test_errors(void)
 #define FF(call, what) do { \
 	memset(out, 0, sizeof(out)); \
 	EXPECT_EINVAL(call, what); \
-	check(all_ff(out, 32), "%s: output not 0xff", what); \
+	checkf(all_ff(out, 32), "%s: output not 0xff", what); \
 } while (0)
 
 	FF(pow_sha256(NULL, 1, out), "pow_sha256(NULL, 1)");
 	FF(pow_sha256d(NULL, 5, out), "pow_sha256d(NULL, 5)");
 	EXPECT_EINVAL(pow_sha256(in, 1, NULL), "pow_sha256 NULL digest");
-	check(!pow_sha256(NULL, 0, out), "pow_sha256(NULL, 0) is the empty "
+	checkf(!pow_sha256(NULL, 0, out), "pow_sha256(NULL, 0) is the empty "
 	    "message");
 	EXPECT_EINVAL(pow_sha256_init(NULL), "pow_sha256_init(NULL)");
 	pow_sha256_init(&c);
@@ -875,7 +872,7 @@ static void test_errors(void)
 
 	FF(pow_sha256d64(out, NULL, 1), "d64 NULL input");
 	EXPECT_EINVAL(pow_sha256d64(NULL, in, 1), "d64 NULL output");
-	check(!pow_sha256d64(NULL, NULL, 0), "d64 of nothing");
+	checkf(!pow_sha256d64(NULL, NULL, 0), "d64 of nothing");
 	FF(pow_sha3_256_64(out, NULL, 1), "sha3_64 NULL input");
 	FF(pow_sha256_recursive(out, NULL, 5), "recursive NULL input");
 	EXPECT_EINVAL(pow_sha256_recursive(NULL, in, 5), "recursive NULL out");
@@ -883,17 +880,17 @@ static void test_errors(void)
 	FF(pow_sha256_recursive_chains(out, in, 1, 5, -1), "chains threads -1");
 	FF(pow_sha256_recursive_chains(out, in, 1, 5,
 	    POW_HASH_MAX_THREADS + 1), "chains too many threads");
-	check(!pow_sha256_recursive_chains(NULL, NULL, 0, 5, 1),
+	checkf(!pow_sha256_recursive_chains(NULL, NULL, 0, 5, 1),
 	    "no chains");
 
 	FF(pow_merkle_root_bitcoin(out, NULL, 3, &flag, 1), "bitcoin NULL");
-	check(flag == 0, "mutated flag cleared on error");
+	checkf(flag == 0, "mutated flag cleared on error");
 	FF(pow_merkle_root_bitcoin(out, in, 1, NULL, -2), "bitcoin threads");
 	EXPECT_EINVAL(pow_merkle_root_bitcoin(NULL, in, 1, NULL, 1),
 	    "bitcoin NULL root");
 	memset(out, 0x11, 32);
 	memset(big, 0, sizeof(big));
-	check(!pow_merkle_root_bitcoin(out, NULL, 0, &flag, 1) &&
+	checkf(!pow_merkle_root_bitcoin(out, NULL, 0, &flag, 1) &&
 	    !memcmp(out, big, 32), "bitcoin root of no leaves is zero");
 	FF(pow_merkle_root_sha3_256(out, big, 3, 1), "SHA3 tree of 3");
 	FF(pow_merkle_root_sha3_256(out, big, 0, 1), "SHA3 tree of 0");
@@ -901,7 +898,7 @@ static void test_errors(void)
 	FF(pow_merkle_root_sha256d(out, NULL, 4, 1), "SHA-256d tree NULL");
 	FF(pow_merkle_root_sha256d(out, big, 4, POW_HASH_MAX_THREADS + 1),
 	    "SHA-256d tree threads");
-	check(!pow_merkle_root_sha256d(out, big, 4, POW_HASH_MAX_THREADS),
+	checkf(!pow_merkle_root_sha256d(out, big, 4, POW_HASH_MAX_THREADS),
 	    "SHA-256d tree, the most threads allowed");
 	group_done("invalid arguments: -1, EINVAL and 0xff outputs", before);
 #undef FF
@@ -919,24 +916,24 @@ static void test_impl_api(const char *expect)
 	int before = failed;
 
 	if (expect)
-		check(!strcmp(name, expect), "first use chose %s, not %s "
+		checkf(!strcmp(name, expect), "first use chose %s, not %s "
 		    "(POW_HASH_IMPL)", name, expect);
-	check(!strncmp(name, "sha256=", 7) && strstr(name, ",keccak="),
+	checkf(!strncmp(name, "sha256=", 7) && strstr(name, ",keccak="),
 	    "impl name format: %s", name);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		errno = 0;
-		check(pow_hash_set_impl(bad[i]) == -1 && errno == EINVAL,
+		checkf(pow_hash_set_impl(bad[i]) == -1 && errno == EINVAL,
 		    "pow_hash_set_impl(\"%s\") accepted", bad[i]);
-		check(!strcmp(pow_hash_impl_name(), name), "a refused spec "
+		checkf(!strcmp(pow_hash_impl_name(), name), "a refused spec "
 		    "changed the choice");
 	}
-	check(!pow_hash_set_impl("sha256=portable,keccak=portable") &&
+	checkf(!pow_hash_set_impl("sha256=portable,keccak=portable") &&
 	    !strcmp(pow_hash_impl_name(), "sha256=portable,keccak=portable"),
 	    "forcing both portable sets");
-	check(!pow_hash_set_impl("") && !pow_hash_set_impl(NULL) &&
+	checkf(!pow_hash_set_impl("") && !pow_hash_set_impl(NULL) &&
 	    !pow_hash_set_impl("keccak=auto,sha256=auto"), "auto specs");
 	if (!expect || !strcmp(expect, name))
-		check(!strcmp(pow_hash_impl_name(), name) || expect,
+		checkf(!strcmp(pow_hash_impl_name(), name) || expect,
 		    "auto chose %s again, not %s", pow_hash_impl_name(), name);
 	group_done("implementation names and specs", before);
 }
@@ -983,7 +980,7 @@ static void test_threads(void)
 		    pow_sha3_256);
 		w[i].ok = 1;
 		if (pthread_create(&tid[i], NULL, worker_run, &w[i])) {
-			check(0, "pthread_create");
+			checkf(0, "pthread_create");
 			return;
 		}
 	}
@@ -991,7 +988,7 @@ static void test_threads(void)
 		(void)pow_hash_set_impl(specs[j % 8]);
 	for (i = 0; i < 4; i++) {
 		pthread_join(tid[i], NULL);
-		check(w[i].ok, "thread %d got a wrong root", i);
+		checkf(w[i].ok, "thread %d got a wrong root", i);
 	}
 	pow_hash_set_impl(NULL);
 	group_done("4 threads hashing while the implementation changes",
@@ -1036,12 +1033,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(compressions) / sizeof(compressions[0]); i++) {
 		if (yespower_set_impl(compressions[i])) {
 			if (errno == ENOTSUP)
-				skip(compressions[i] + 7, "this CPU cannot run "
+				skip_one(compressions[i] + 7, "this CPU cannot run "
 				    "this SHA-256 compression function");
 			else if (errno == EINVAL)
-				skip(compressions[i] + 7, "not in this build");
+				skip_one(compressions[i] + 7, "not in this build");
 			else
-				check(0, "yespower_set_impl(%s)",
+				checkf(0, "yespower_set_impl(%s)",
 				    compressions[i]);
 			continue;
 		}
@@ -1057,9 +1054,5 @@ int main(int argc, char **argv)
 	test_threads();
 
 done:
-	printf("hashes: %d passed, %d failed", passed, failed);
-	if (skipped)
-		printf(", %d skipped (%s)", skipped, skip_why);
-	printf("\n");
-	return failed ? 1 : 0;
+	return summary();
 }

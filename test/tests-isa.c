@@ -16,7 +16,7 @@
  *                  doing it
  *
  * Prints "implementation NAME", then one line per failed check, then
- * "known answers: ok" (exit 0) or "known answers: FAILED" (exit 1).
+ * "tests-isa: N passed, N failed" (exit 1 if any failed).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,15 +25,9 @@
 
 #include "yespower.h"
 
-static int failures;
+#define TEST_NAME "tests-isa"
+#include "test/report.h"
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		printf("FAILED: %s\n", what);
-		failures++;
-	}
-}
 
 static int hex_is(const yespower_binary_t *h, const char *hex)
 {
@@ -94,8 +88,8 @@ static void known_answers(void)
 		snprintf(what, sizeof(what), "yespower(%u, %u, %u, %s)",
 		    (unsigned)p.version, (unsigned)p.N, (unsigned)p.r,
 		    kats[i].pers ? kats[i].pers : "NULL");
-		check(yespower_tls(src[0], 80, &p, &dst) == 0 &&
-		    hex_is(&dst, kats[i].hash), what);
+		check(what, yespower_tls(src[0], 80, &p, &dst) == 0 &&
+		    hex_is(&dst, kats[i].hash));
 	}
 
 	/* Three hashes interleaved: the first is a known answer, the other
@@ -108,7 +102,7 @@ static void known_answers(void)
 		for (k = 1; k < 3; k++)
 			ok &= yespower_tls(src[k], 80, &p, &one[k]) == 0 &&
 			    !memcmp(&one[k], &batch[k], sizeof(one[k]));
-		check(ok, "yespower_batch_tls(3 inputs, 10, 2048, 8)");
+		check("yespower_batch_tls(3 inputs, 10, 2048, 8)", ok);
 	}
 }
 
@@ -119,8 +113,8 @@ static void expect_name(const char *spec, const char *core, const char *sha)
 
 	snprintf(want, sizeof(want), "%s+%s", core, sha);
 	snprintf(msg, sizeof(msg), "set_impl(\"%s\") gives %s", spec, want);
-	check(yespower_set_impl(spec) == 0 &&
-	    !strcmp(yespower_impl_name(), want), msg);
+	check(msg, yespower_set_impl(spec) == 0 &&
+	    !strcmp(yespower_impl_name(), want));
 }
 
 /* yespower_set_impl(): what it refuses, that a refusal changes nothing,
@@ -142,10 +136,10 @@ static void api_checks(void)
 		errno = 0;
 		snprintf(msg, sizeof(msg), "set_impl(\"%s\") gives EINVAL",
 		    invalid[i]);
-		check(yespower_set_impl(invalid[i]) == -1 && errno == EINVAL,
-		    msg);
+		check(msg, yespower_set_impl(invalid[i]) == -1 &&
+		    errno == EINVAL);
 	}
-	check(!strcmp(before, yespower_impl_name()), "refusals change nothing");
+	check("refusals change nothing", !strcmp(before, yespower_impl_name()));
 	/* Every listed name is taken, or refused as not for this CPU. */
 	for (n = 0; (name = yespower_impl_at(n)); n++) {
 		errno = 0;
@@ -156,23 +150,23 @@ static void api_checks(void)
 			continue;
 		snprintf(msg, sizeof(msg), "set_impl(\"%s\") refused with "
 		    "ENOTSUP", name);
-		check(errno == ENOTSUP, msg);
+		check(msg, errno == ENOTSUP);
 	}
-	check(portable_core > 0 && yespower_impl_at(portable_core) &&
-	    !strncmp(yespower_impl_at(portable_core), "sha256=", 7),
-	    "impl_at: the cores end with portable, the SHA-256 ones follow");
-	check(last && !strcmp(last, "sha256=portable"),
-	    "impl_at: sha256=portable is last");
-	check(yespower_set_impl("sha256=nonsense") == -1 && errno == EINVAL,
-	    "set_impl(an unlisted SHA-256 name) gives EINVAL");
-	check(yespower_set_impl(before) == 0 &&
-	    !strcmp(before, yespower_impl_name()), "set_impl(impl_name())");
+	check("impl_at: the cores end with portable, the SHA-256 ones follow",
+	    portable_core > 0 && yespower_impl_at(portable_core) &&
+	    !strncmp(yespower_impl_at(portable_core), "sha256=", 7));
+	check("impl_at: sha256=portable is last",
+	    last && !strcmp(last, "sha256=portable"));
+	check("set_impl(an unlisted SHA-256 name) gives EINVAL",
+	    yespower_set_impl("sha256=nonsense") == -1 && errno == EINVAL);
+	check("set_impl(impl_name())", yespower_set_impl(before) == 0 &&
+	    !strcmp(before, yespower_impl_name()));
 
 	/* A part not named is chosen automatically. */
-	check(yespower_set_impl(NULL) == 0, "set_impl(NULL)");
+	check("set_impl(NULL)", yespower_set_impl(NULL) == 0);
 	snprintf(best, sizeof(best), "%s", yespower_impl_name());
 	plus = strchr(best, '+');
-	check(plus != NULL, "the name is CORE+SHA256");
+	check("the name is CORE+SHA256", plus != NULL);
 	if (!plus)
 		return;
 	*plus = '\0';
@@ -182,7 +176,7 @@ static void api_checks(void)
 	expect_name("portable", "portable", plus + 1);
 	expect_name("core=portable,sha256=portable", "portable", "portable");
 	expect_name("sha256=portable,core=auto", best, "portable");
-	check(yespower_set_impl(before) == 0, "back to the first choice");
+	check("back to the first choice", yespower_set_impl(before) == 0);
 }
 
 #if defined(__x86_64__)
@@ -244,12 +238,11 @@ int main(int argc, char **argv)
 	}
 	printf("implementation %s\n", yespower_impl_name());
 	if (expect && strcmp(expect, yespower_impl_name()))
-		check(0, "the implementation is not the one expected");
+		check("the implementation is not the one expected", 0);
 
 	known_answers();
 	if (api)
 		api_checks();
 
-	printf("known answers: %s\n", failures ? "FAILED" : "ok");
-	return failures ? 1 : 0;
+	return summary();
 }

@@ -30,16 +30,15 @@
 #include "yespower.h"
 #include "tests-util.h"
 
-static int passed, failed, skipped, is_reference;
-static const char *skip_why;
+#define TEST_NAME "tests-misuse"
+#include "test/report.h"
+
+static int is_reference;
 
 static void report(const char *name, int ok)
 {
 	printf("misuse: %s: %s\n", name, ok ? "ok" : "FAILED");
-	if (ok)
-		passed++;
-	else
-		failed++;
+	check(name, ok);
 }
 
 static int same(const yespower_binary_t *a, const yespower_binary_t *b)
@@ -439,8 +438,7 @@ static void check_null_params(void)
 
 	/* The reference does not use the local at all (as upstream's). */
 	if (is_reference) {
-		skipped++;
-		skip_why = "the reference ignores the local";
+		skip("the reference ignores the local");
 		return;
 	}
 	ok = 1;
@@ -683,9 +681,5 @@ int main(int argc, char **argv)
 	check_batch_of_none();
 	check_batch_overlap();
 
-	printf("misuse: %d passed, %d failed", passed, failed);
-	if (skipped)
-		printf(", %d skipped (%s)", skipped, skip_why);
-	putchar('\n');
-	return failed ? 1 : 0;
+	return summary();
 }

@@ -23,15 +23,13 @@
 #include "yespower.h"
 #include "tests-util.h"
 
-static int passed, failed;
+#define TEST_NAME "tests-overflow"
+#include "test/report.h"
 
 static void report(const char *name, int ok)
 {
 	printf("overflow: %s: %s\n", name, ok ? "ok" : "FAILED");
-	if (ok)
-		passed++;
-	else
-		failed++;
+	check(name, ok);
 }
 
 /* The checks, in a child whose address space is limited. */
@@ -90,6 +88,5 @@ int main(void)
 		    WTERMSIG(status));
 	report("batches of 2 and 3 of 2 GiB hashes (ENOMEM, all 0xff)",
 	    pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	printf("overflow: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary();
 }

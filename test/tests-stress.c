@@ -37,6 +37,9 @@
 #include "yespower.h"
 #include "tests-util.h"
 
+#define TEST_NAME "tests-stress"
+#include "test/report.h"
+
 /* ---- the jobs ---- */
 
 typedef enum {
@@ -408,7 +411,6 @@ int main(int argc, char **argv)
 	    vm_max - vm_first,
 	    vm_last - vm_first > 65536 ? ": FAILED (memory not freed)" : "");
 	errors += vm_last - vm_first > 65536;
-	printf("stress: %d passed, %d failed\n", errors ? 0 : 1,
-	    errors ? 1 : 0);
-	return errors ? 1 : 0;
+	check("no wrong answers, memory freed", !errors);
+	return summary();
 }

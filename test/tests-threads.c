@@ -21,6 +21,9 @@
 #include "yespower.h"
 #include "tests-util.h"
 
+#define TEST_NAME "tests-threads"
+#include "test/report.h"
+
 #define THREADS 12
 #define ROUNDS 12
 #define HASHES_PER_THREAD 6
@@ -149,7 +152,7 @@ int main(void)
 		printf("threads: virtual size grew by %ld KiB over %d rounds: "
 		    "%s\n", vm_last - vm_first, ROUNDS - 2,
 		    grew ? "FAILED (memory not freed)" : "ok");
-	printf("threads: %d passed, %d failed\n", !errors + !grew,
-	    !!errors + grew);
-	return errors || grew;
+	check("no wrong answers", !errors);
+	check("memory freed at thread exit", !grew);
+	return summary();
 }

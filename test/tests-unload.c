@@ -12,6 +12,9 @@
 
 #include "yespower.h"
 
+#define TEST_NAME "tests-unload"
+#include "test/report.h"
+
 typedef int (*tls_fn)(const uint8_t *, size_t, const yespower_params_t *,
     yespower_binary_t *);
 
@@ -54,6 +57,6 @@ int main(int argc, char **argv)
 	may_exit = 1;
 	pthread_join(t, NULL);	/* a crash here fails the test */
 	printf("unload: a hashing thread outlived dlclose: ok\n");
-	printf("unload: 1 passed, 0 failed\n");
-	return 0;
+	check("a hashing thread outlived dlclose", 1);
+	return summary();
 }

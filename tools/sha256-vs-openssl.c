@@ -1,5 +1,5 @@
 /*
- * bench-sha256.c: our SHA-256 against OpenSSL's low-level SHA-256, side by
+ * sha256-vs-openssl.c: our SHA-256 against OpenSSL's low-level SHA-256, side by
  * side (a development tool: `make bench-sha256`, not part of make check).
  *
  * Usage: sha256-vs-openssl [ROUNDS]   (make bench-sha256)

@@ -24,17 +24,9 @@
 
 #include "randomx.h"
 
-static int passed, failed;
-
-static void check(const char *what, int ok)
-{
-	if (ok) {
-		passed++;
-	} else {
-		failed++;
-		printf("FAILED: %s\n", what);
-	}
-}
+/* The reporter, by a path relative to this file: it needs no -I. */
+#define TEST_NAME "api-compat"
+#include "../report.h"
 
 static int hex_nibble(char c)
 {
@@ -257,9 +249,7 @@ int main(int argc, char **argv)
 	light_mode(flags);
 	if (full)
 		full_mode(flags, threads);
-	printf("api-compat: %d passed, %d failed", passed, failed);
 	if (!full)
-		printf(", 1 skipped (full mode: --full or RANDOMX_TEST_FULL=1)");
-	printf("\n");
-	return failed ? 1 : 0;
+		skip("full mode: --full or RANDOMX_TEST_FULL=1");
+	return summary();
 }

@@ -1,9 +1,10 @@
 /*
- * rx-tests.h: what the RandomX test programs share: counting checks and
- * skips, the summary line, aligned allocation that cannot fail, and hex
- * fields of the vector files.  Each program defines RX_TEST_NAME (its
- * name, as the summary line starts) before including it.  The functions
- * are static inline so that a program need not use them all.
+ * rx-tests.h: what the RandomX test programs share: the reporter of every
+ * C test program (test/report.h: check(), skip(), summary()), aligned
+ * allocation that cannot fail, and hex fields of the vector files.  Each
+ * program defines RX_TEST_NAME (its file name, as the summary line starts)
+ * before including it.  The functions are static inline so that a program
+ * need not use them all.
  */
 #ifndef RX_TESTS_H
 #define RX_TESTS_H
@@ -14,42 +15,8 @@
 
 #include "tools/util.h"
 
-static int passed, failed, skipped;
-static char skip_why[512];
-
-/* Count a check; a failure is printed as it happens. */
-static inline void check(const char *what, int ok)
-{
-	if (ok) {
-		passed++;
-	} else {
-		failed++;
-		printf("FAILED: %s\n", what);
-	}
-}
-
-/* Count a skip, and keep its reason (once) for the summary. */
-static inline void skip(const char *what)
-{
-	skipped++;
-	printf("skipped: %s\n", what);
-	if (!strstr(skip_why, what) && strlen(skip_why) + strlen(what) + 3 <
-	    sizeof(skip_why)) {
-		if (skip_why[0])
-			strcat(skip_why, "; ");
-		strcat(skip_why, what);
-	}
-}
-
-/* "NAME: N passed, N failed[, N skipped (why)]"; the exit status. */
-static inline int summary(void)
-{
-	printf(RX_TEST_NAME ": %d passed, %d failed", passed, failed);
-	if (skipped)
-		printf(", %d skipped (%s)", skipped, skip_why);
-	printf("\n");
-	return failed ? 1 : 0;
-}
+#define TEST_NAME RX_TEST_NAME
+#include "../report.h"
 
 /* n bytes (at least 1), 64-byte aligned, or exit. */
 static inline void *xalloc(size_t n)
