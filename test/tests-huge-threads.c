@@ -8,7 +8,7 @@
  *
  * Usage: tests-huge-threads [--need-huge]   (fail, rather than skip, if
  * no huge pages are reserved: as root, sysctl vm.nr_hugepages=16)
- * Prints "huge-threads: N passed, N failed[, N skipped (why)]".
+ * Prints "tests-huge-threads: N passed, N failed[, N skipped (why)]".
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -19,17 +19,8 @@
 #define THREADS 4
 #define ROUNDS 200
 
-static int passed, failed;
-
-static void check(const char *what, int ok)
-{
-	if (ok) {
-		passed++;
-	} else {
-		failed++;
-		printf("FAILED: %s\n", what);
-	}
-}
+#define TEST_NAME "tests-huge-threads"
+#include "test/report.h"
 
 struct worker {
 	int bad;		/* a region unusable or lost */
@@ -77,10 +68,8 @@ int main(int argc, char **argv)
 	if (yespower_region_alloc_pages(&probe, 4096, YESPOWER_PAGES_HUGE, 0)) {
 		if (need_huge)
 			check("a huge page (--need-huge)", 0);
-		printf("huge-threads: %d passed, %d failed, 1 skipped (no huge "
-		    "pages: as root, sysctl vm.nr_hugepages=16)\n", passed,
-		    failed);
-		return failed ? 1 : 0;
+		skip("no huge pages: as root, sysctl vm.nr_hugepages=16");
+		return summary();
 	}
 	yespower_region_free(&probe);
 	memset(w, 0, sizeof(w));
@@ -94,7 +83,7 @@ int main(int argc, char **argv)
 	}
 	check("every region usable, none lost", !bad);
 	check("the threads had huge pages", huge > 0);
-	printf("huge-threads: %d huge regions in %d threads\n", huge, started);
-	printf("huge-threads: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	printf("tests-huge-threads: %d huge regions in %d threads\n", huge,
+	    started);
+	return summary();
 }
