@@ -208,9 +208,6 @@ int bench_run_all(const bench_work *w, const bench_options *o,
 /* The number after "Key:" in a /proc file (kB for sizes), or -1. */
 long long bench_proc_kib(const char *path, const char *key);
 
-/* Monotonic seconds. */
-double bench_wall(void);
-
 /* ---- JSON ---- */
 
 typedef struct {

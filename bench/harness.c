@@ -22,19 +22,7 @@
 #include <omp.h>
 
 #include "bench/bench.h"
-
-static double now(clockid_t clock)
-{
-	struct timespec t;
-
-	clock_gettime(clock, &t);
-	return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-double bench_wall(void)
-{
-	return now(CLOCK_MONOTONIC);
-}
+#include "tools/timing.h"
 
 /* What one thread saw; padded so threads do not share cache lines. */
 typedef struct {
@@ -95,12 +83,12 @@ static void warm_up(run_state *rs, thread_stats *me)
 {
 	const bench_work *w = rs->work;
 	uint8_t out[BENCH_MAX_BATCH * BENCH_MAX_OUT];
-	double start = bench_wall();
+	double start = util_now();
 
 	do {
 		if (w->hash(w, me->state, rs->base - w->batch, w->batch, out))
 			me->failed = 1;
-	} while (!me->failed && bench_wall() - start < rs->s->warmup);
+	} while (!me->failed && util_now() - start < rs->s->warmup);
 }
 
 /* Hash until the time is up, recording each call and keeping samples. */
@@ -116,10 +104,10 @@ static void measure(run_state *rs, thread_stats *me, int t)
 		unsigned b;
 		int cpu;
 
-		t0 = bench_wall();
+		t0 = util_now();
 		if (w->hash(w, me->state, rs->base + j, w->batch, out))
 			me->failed = 1;
-		t1 = bench_wall();
+		t1 = util_now();
 		/* Every output of a batch is ready when the call returns. */
 		for (b = 0; b < w->batch; b++)
 			record_latency(me, t1 - t0);
@@ -155,8 +143,8 @@ static void worker(run_state *rs)
 #pragma omp single
 	{
 		rs->actual_threads = omp_get_num_threads();
-		rs->start = rs->last_progress = bench_wall();
-		rs->start_cpu = now(CLOCK_PROCESS_CPUTIME_ID);
+		rs->start = rs->last_progress = util_now();
+		rs->start_cpu = util_clock(CLOCK_PROCESS_CPUTIME_ID);
 	}
 	if (!me->failed)
 		measure(rs, me, t);
@@ -276,9 +264,9 @@ void bench_run(const bench_work *w, int threads, const bench_settings *s,
 #pragma omp parallel num_threads(threads)
 	worker(&rs);
 
-	wall = bench_wall();
+	wall = util_now();
 	res->wall = wall - rs.start;
-	res->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - rs.start_cpu;
+	res->cpu = util_clock(CLOCK_PROCESS_CPUTIME_ID) - rs.start_cpu;
 	if (rs.progress_shown)
 		fputs("\r\033[K", stderr);
 	if (rs.actual_threads != threads) {

@@ -14,7 +14,6 @@
  * with _first / _next / _last (--batch K, the miners' pipeline), verified
  * against single hashes.  --components times the parts of a hash instead.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include "randomx/argon2d.h"
 #include "randomx/jit.h"
 #include "randomx/randomx.h"
+#include "tools/timing.h"
 
 /* What every thread's VM is made from. */
 typedef struct {
@@ -80,50 +80,6 @@ static int rx_hash(const bench_work *w, void *state, uint64_t nonce,
 	randomx_calculate_hash_last(state, out + (count - 1) *
 	    RANDOMX_HASH_SIZE);
 	return 0;
-}
-
-/* ---- the dataset, built on threads of our own ---- */
-
-typedef struct {
-	randomx_dataset *dataset;
-	randomx_cache *cache;
-	unsigned long start, count;
-} slice;
-
-static void *init_slice(void *arg)
-{
-	slice *s = arg;
-
-	randomx_init_dataset(s->dataset, s->cache, s->start, s->count);
-	return NULL;
-}
-
-/* All items, on threads threads; seconds taken, or -1 on failure. */
-static double build_dataset(randomx_dataset *dataset, randomx_cache *cache,
-    int threads)
-{
-	unsigned long items = randomx_dataset_item_count(), done = 0;
-	pthread_t tid[BENCH_MAX_THREADS];
-	slice s[BENCH_MAX_THREADS];
-	double t0 = bench_wall();
-	int t, started = 0, ok = 1;
-
-	for (t = 0; t < threads; t++) {
-		s[t].dataset = dataset;
-		s[t].cache = cache;
-		s[t].start = done;
-		s[t].count = items / threads + ((unsigned long)t <
-		    items % threads);
-		done += s[t].count;
-		if (pthread_create(&tid[t], NULL, init_slice, &s[t])) {
-			ok = 0;
-			break;
-		}
-		started++;
-	}
-	for (t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
-	return ok ? bench_wall() - t0 : -1;
 }
 
 /* ---- the whole run ---- */
@@ -240,7 +196,7 @@ int bench_randomx(const bench_options *o, char **argv)
 		return bench_randomx_components(o, f, NULL);
 	}
 
-	t0 = bench_wall();
+	t0 = util_now();
 	if (!(job.cache = randomx_alloc_cache(f & (RANDOMX_FLAG_LARGE_PAGES |
 	    RANDOMX_FLAG_ARGON2 | RANDOMX_FLAG_JIT)))) {
 		fprintf(stderr, "benchmark: cannot allocate the RandomX cache"
@@ -249,7 +205,7 @@ int bench_randomx(const bench_options *o, char **argv)
 		return 1;
 	}
 	randomx_init_cache(job.cache, key, sizeof(key) - 1);
-	cache_s = bench_wall() - t0;
+	cache_s = util_now() - t0;
 	if (f & RANDOMX_FLAG_FULL_MEM) {
 		if (!(job.dataset = randomx_alloc_dataset(f &
 		    RANDOMX_FLAG_LARGE_PAGES))) {
@@ -264,7 +220,8 @@ int bench_randomx(const bench_options *o, char **argv)
 			    threads, threads == 1 ? "" : "s");
 			fflush(stdout);
 		}
-		dataset_s = build_dataset(job.dataset, job.cache, threads);
+		dataset_s = util_build_dataset(randomx_init_dataset,
+		    job.dataset, job.cache, randomx_dataset_item_count(), threads);
 		if (dataset_s < 0)
 			status = 1;
 		/* Full-mode VMs read the dataset only: the cache's 256 MiB

@@ -93,7 +93,7 @@ $(RX_BUILD)/librandomx.so: $(RX_BUILD)/$(RX_SONAME)
 	ln -sf $(RX_SONAME) $@
 
 $(RX_TEST_PROGS): $(RX_BUILD)/%: $(RX_BUILD)/%.o $(RX_BUILD)/librandomx.a \
-    $(B)/tools/util.o
+    $(B)/tools/util.o $(B)/tools/timing.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(RX_LDLIBS)
 
 # The JIT's test shares the program-by-program comparison with the fuzz
@@ -103,10 +103,11 @@ $(RX_BUILD)/tests-rx-jit: $(RX_BUILD)/rx-jit-diff.o
 # The comparison tools load the libraries they compare.
 rx-abcompare: $(RX_BUILD)/rx-abcompare
 rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare
-$(RX_BUILD)/rx-abcompare: $(RX_BUILD)/rx-abcompare.o
-	$(CC) $(LDFLAGS) -o $@ $< -ldl -lpthread
-$(RX_BUILD)/rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare.o
-	$(CC) $(LDFLAGS) -o $@ $< -ldl
+$(RX_BUILD)/rx-abcompare: $(RX_BUILD)/rx-abcompare.o $(RX_BUILD)/timing.o
+	$(CC) $(LDFLAGS) -o $@ $^ -ldl -lpthread
+$(RX_BUILD)/rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare.o \
+    $(RX_BUILD)/timing.o
+	$(CC) $(LDFLAGS) -o $@ $^ -ldl -lpthread
 
 # Each program prints its own "NAME: N passed, N failed" line last and
 # exits non-zero on a failure; all of them run even if one fails.
