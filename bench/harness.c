@@ -95,15 +95,18 @@ static void warm_up(run_state *rs, thread_stats *me)
 /*
  * Hash until the time is up, recording each call and keeping samples.
  * Each call's nonces are taken from the counter one call early, so that
- * the work can be told them (w->ahead); the last ones taken are left.
+ * the work can be told them (w->ahead); nonces taken are hashed, but for
+ * the ones taken last, after which the time was up.
  */
 static void measure(run_state *rs, thread_stats *me, int t)
 {
 	const bench_work *w = rs->work;
-	unsigned long long j = __atomic_fetch_add(&rs->next, w->batch,
-	    __ATOMIC_RELAXED), following;
+	unsigned long long j, following;
 
-	for (; !__atomic_load_n(&rs->stop, __ATOMIC_RELAXED); j = following) {
+	if (__atomic_load_n(&rs->stop, __ATOMIC_RELAXED))
+		return;
+	j = __atomic_fetch_add(&rs->next, w->batch, __ATOMIC_RELAXED);
+	for (;; j = following) {
 		uint8_t out[BENCH_MAX_BATCH * BENCH_MAX_OUT];
 		double t0, t1;
 		unsigned b;
@@ -133,6 +136,8 @@ static void measure(run_state *rs, thread_stats *me, int t)
 			__atomic_store_n(&rs->stop, 1, __ATOMIC_RELAXED);
 		if (t == 0 && rs->s->progress)
 			show_progress(rs, t1);
+		if (__atomic_load_n(&rs->stop, __ATOMIC_RELAXED))
+			break;
 	}
 }
 

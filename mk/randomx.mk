@@ -121,16 +121,18 @@ check-randomx: $(RX_TEST_PROGS)
 
 # Full mode end to end: the whole 2080 MiB dataset, built on every CPU
 # (minutes by the interpreter); .ci/run runs it.
-# tests-rx-jit builds it again with the compiled SuperscalarHash.
+# tests-rx-jit builds it again with the compiled SuperscalarHash, and the
+# benchmark once per row of test/randomx/bench-vectors.txt (four).
 check-randomx-full: $(RX_BUILD)/tests-rx-vm $(RX_BUILD)/api-compat \
-    $(RX_BUILD)/tests-rx-jit
+    $(RX_BUILD)/tests-rx-jit benchmark
 	@RANDOMX_TEST_FULL=1 $(RX_BUILD)/tests-rx-vm > \
 		$(RX_BUILD)/tests-rx-vm-full.out 2>&1; rc=$$?; \
 	grep -v ': ok$$' $(RX_BUILD)/tests-rx-vm-full.out | tail -n 20; \
 	RANDOMX_TEST_FULL=1 $(RX_BUILD)/tests-rx-jit > \
 		$(RX_BUILD)/tests-rx-jit-full.out 2>&1 || rc=1; \
 	tail -n 20 $(RX_BUILD)/tests-rx-jit-full.out; \
-	$(RX_BUILD)/api-compat --full --threads $$(nproc) || rc=1; exit $$rc
+	$(RX_BUILD)/api-compat --full --threads $$(nproc) || rc=1; \
+	sh test/randomx/tests-rx-bench.sh full ./benchmark || rc=1; exit $$rc
 
 # What CPUID picks on CPUs this machine is not, under qemu-x86_64; a build
 # with -march= flags would not run there.
