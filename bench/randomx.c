@@ -48,8 +48,9 @@ typedef struct {
 	randomx_dataset *dataset;
 } rx_job;
 
-/* The reference benchmark's block template (a Monero block header and
- * the start of its transaction hashes), nonce bytes zero. */
+/* The reference benchmark's block template, a Monero block's hashing
+ * blob (versions, timestamp, previous block's hash, the nonce, the
+ * transactions' Merkle root and count), its nonce bytes zero. */
 static const uint8_t block_template[76] = {
 	0x07, 0x07, 0xf7, 0xa4, 0xf0, 0xd6, 0x05, 0xb3, 0x03, 0x26, 0x08,
 	0x16, 0xba, 0x3f, 0x10, 0x90, 0x2e, 0x1a, 0x14, 0x5a, 0xc5, 0xfa,
