@@ -21,10 +21,7 @@
  *
  * This file is the yespower job and the original's output; the parts of
  * the harness are in bench/ (see bench/bench.h), RandomX's
- * (`benchmark --randomx`) in bench/randomx.c.  It uses yespower.h, and
- * from the library's internal header yespower-impl.h only
- * yespower_batch_width (how many inputs a batch interleaves), for its
- * last line.
+ * (`benchmark --randomx`) in bench/randomx.c.  It uses yespower.h only.
  *
  * Test hook: YESPOWER_BENCHMARK_CORRUPT=J spoils kept hash J of every
  * multi-thread run before it is compared, so that tests-benchmark.sh can
