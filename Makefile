@@ -176,7 +176,7 @@ $(B)/%.o: %.c $(B)/CONFIG
 # The benchmark's parts and the programs that use OpenMP.
 BENCH_OBJS = $(addprefix $(B)/bench/,options.o affinity.o harness.o \
 	report.o json.o parts.o components.o randomx.o randomx-components.o \
-	hashes.o)
+	hashes.o) $(B)/tools/timing.o
 OMP_OBJS = $(B)/benchmark.o $(BENCH_OBJS) $(B)/tools/abcompare.o
 $(OMP_OBJS): ALL_CFLAGS += $(OMPFLAGS)
 
@@ -217,7 +217,7 @@ $(B)/yespower: $(B)/tools/yespower-cli.o $(UTIL_OBJ) libyespower.a
 
 # Side-by-side speed comparison of two shared libraries (see README).
 abcompare: $(B)/abcompare
-$(B)/abcompare: $(B)/tools/abcompare.o
+$(B)/abcompare: $(B)/tools/abcompare.o $(B)/tools/timing.o
 	$(CC) $(LDFLAGS) $(OMPFLAGS) -o $@ $^ -ldl
 
 # The test programs, each from test/NAME.c with the static library.

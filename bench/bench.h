@@ -43,7 +43,12 @@ typedef struct bench_work bench_work;
  * when the harness wants the one-at-a-time answer to verify against.  It
  * is called from many threads at once, each with its own state: what
  * thread_start (if not NULL) made for that thread, released by
- * thread_end.
+ * thread_end.  In a measured run, ahead (if not NULL) is told before
+ * each call the first nonce of the thread's next call, which the harness
+ * takes from the counter one call early: a work that pipelines (RandomX's
+ * calculate_hash_next hashes the next input while it finishes the
+ * current one) starts that nonce within the current call.  A call not
+ * told (warm-up, verification, the run's last) ends its pipeline.
  */
 struct bench_work {
 	const void *ctx;		/* for hash() */
@@ -53,6 +58,7 @@ struct bench_work {
 	void (*thread_end)(const bench_work *w, void *state);
 	int (*hash)(const bench_work *w, void *state, uint64_t nonce,
 	    unsigned count, uint8_t *out);
+	void (*ahead)(const bench_work *w, void *state, uint64_t nonce);
 };
 
 /* ---- the command line ---- */
@@ -74,6 +80,9 @@ typedef struct {
 	/* RandomX (--randomx) */
 	int randomx, rx_v2, rx_full, rx_large_pages, rx_soft_aes;
 	int rx_interpreter;
+	uint32_t rx_seed;		/* --seed: the key's 4 bytes */
+	int rx_seed_given, rx_init;	/* --init: dataset threads */
+	unsigned long rx_nonces;	/* --nonces, or 0: timed runs */
 	/* the hashing API (--hashes) */
 	int hashes, cpu_time, merkle_given, merkle_min, merkle_max;
 	double ghz;
@@ -159,13 +168,17 @@ typedef struct {
 	int *cpus;			/* each thread's CPU at its start */
 	unsigned long migrations;
 	long long huge_bytes, rss_peak_bytes;	/* -1: unknown */
+	/* Which of the first BENCH_NSAVE nonces were hashed and kept (each
+	 * thread's last reserved call is not hashed). */
+	unsigned char saved[BENCH_NSAVE];
 } bench_result;
 
 /*
  * bench_run(w, threads, s, base, save, res): measure one thread count.
  * Threads hash consecutive nonces from base until the time is up; every
  * call's latency is recorded, and the outputs of nonces base .. base +
- * BENCH_NSAVE - 1 are kept in save (BENCH_NSAVE * w->out_size bytes).
+ * BENCH_NSAVE - 1 are kept in save (BENCH_NSAVE * w->out_size bytes),
+ * res->saved saying which.
  * Free res->cpus when done.
  */
 void bench_run(const bench_work *w, int threads, const bench_settings *s,
@@ -180,10 +193,11 @@ typedef struct {
 } bench_reference;
 
 /*
- * bench_verify(w, ref, base, save, res): compare a run's kept outputs with
- * the reference.  A 1-thread run without batches fills the reference
- * where it is empty; for the others, up to max(32, 2 * threads * batch)
- * missing samples are computed now, one at a time, on this thread.  Sets
+ * bench_verify(w, ref, base, save, res): compare a run's kept outputs
+ * (res->saved) with the reference.  A 1-thread run without batches or a
+ * pipeline (w->ahead) fills the reference where it is empty; for the
+ * others, up to max(32, 2 * threads * batch) missing samples are
+ * computed now, one at a time, on this thread.  Sets
  * res->verified and res->mismatches; each mismatch is reported.
  */
 void bench_verify(const bench_work *w, bench_reference *ref, uint64_t base,
@@ -207,9 +221,6 @@ int bench_run_all(const bench_work *w, const bench_options *o,
 
 /* The number after "Key:" in a /proc file (kB for sizes), or -1. */
 long long bench_proc_kib(const char *path, const char *key);
-
-/* Monotonic seconds. */
-double bench_wall(void);
 
 /* ---- JSON ---- */
 

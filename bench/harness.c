@@ -22,19 +22,7 @@
 #include <omp.h>
 
 #include "bench/bench.h"
-
-static double now(clockid_t clock)
-{
-	struct timespec t;
-
-	clock_gettime(clock, &t);
-	return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-double bench_wall(void)
-{
-	return now(CLOCK_MONOTONIC);
-}
+#include "tools/timing.h"
 
 /* What one thread saw; padded so threads do not share cache lines. */
 typedef struct {
@@ -53,6 +41,7 @@ typedef struct {
 	int threads, actual_threads;
 	uint64_t base;			/* the first nonce */
 	uint8_t *save;			/* outputs of base + 0 .. NSAVE - 1 */
+	unsigned char *saved;		/* which of them are there */
 	unsigned long long next;	/* the next nonce, base-relative */
 	int stop, progress_shown;
 	double start, start_cpu, last_progress;
@@ -95,31 +84,42 @@ static void warm_up(run_state *rs, thread_stats *me)
 {
 	const bench_work *w = rs->work;
 	uint8_t out[BENCH_MAX_BATCH * BENCH_MAX_OUT];
-	double start = bench_wall();
+	double start = util_now();
 
 	do {
 		if (w->hash(w, me->state, rs->base - w->batch, w->batch, out))
 			me->failed = 1;
-	} while (!me->failed && bench_wall() - start < rs->s->warmup);
+	} while (!me->failed && util_now() - start < rs->s->warmup);
 }
 
-/* Hash until the time is up, recording each call and keeping samples. */
+/*
+ * Hash until the time is up, recording each call and keeping samples.
+ * Each call's nonces are taken from the counter one call early, so that
+ * the work can be told them (w->ahead); nonces taken are hashed, but for
+ * the ones taken last, after which the time was up.
+ */
 static void measure(run_state *rs, thread_stats *me, int t)
 {
 	const bench_work *w = rs->work;
+	unsigned long long j, following;
 
-	while (!__atomic_load_n(&rs->stop, __ATOMIC_RELAXED)) {
-		unsigned long long j = __atomic_fetch_add(&rs->next, w->batch,
-		    __ATOMIC_RELAXED);
+	if (__atomic_load_n(&rs->stop, __ATOMIC_RELAXED))
+		return;
+	j = __atomic_fetch_add(&rs->next, w->batch, __ATOMIC_RELAXED);
+	for (;; j = following) {
 		uint8_t out[BENCH_MAX_BATCH * BENCH_MAX_OUT];
 		double t0, t1;
 		unsigned b;
 		int cpu;
 
-		t0 = bench_wall();
+		following = __atomic_fetch_add(&rs->next, w->batch,
+		    __ATOMIC_RELAXED);
+		if (w->ahead)
+			w->ahead(w, me->state, rs->base + following);
+		t0 = util_now();
 		if (w->hash(w, me->state, rs->base + j, w->batch, out))
 			me->failed = 1;
-		t1 = bench_wall();
+		t1 = util_now();
 		/* Every output of a batch is ready when the call returns. */
 		for (b = 0; b < w->batch; b++)
 			record_latency(me, t1 - t0);
@@ -127,13 +127,17 @@ static void measure(run_state *rs, thread_stats *me, int t)
 			me->migrations++;
 			me->cpu_last = cpu;
 		}
-		for (b = 0; b < w->batch && j + b < BENCH_NSAVE; b++)
+		for (b = 0; b < w->batch && j + b < BENCH_NSAVE; b++) {
 			memcpy(rs->save + (j + b) * w->out_size,
 			    out + b * w->out_size, w->out_size);
+			rs->saved[j + b] = 1;
+		}
 		if (t1 - rs->start >= rs->s->seconds || me->failed)
 			__atomic_store_n(&rs->stop, 1, __ATOMIC_RELAXED);
 		if (t == 0 && rs->s->progress)
 			show_progress(rs, t1);
+		if (__atomic_load_n(&rs->stop, __ATOMIC_RELAXED))
+			break;
 	}
 }
 
@@ -155,8 +159,8 @@ static void worker(run_state *rs)
 #pragma omp single
 	{
 		rs->actual_threads = omp_get_num_threads();
-		rs->start = rs->last_progress = bench_wall();
-		rs->start_cpu = now(CLOCK_PROCESS_CPUTIME_ID);
+		rs->start = rs->last_progress = util_now();
+		rs->start_cpu = util_clock(CLOCK_PROCESS_CPUTIME_ID);
 	}
 	if (!me->failed)
 		measure(rs, me, t);
@@ -270,15 +274,16 @@ void bench_run(const bench_work *w, int threads, const bench_settings *s,
 	rs.threads = res->threads = threads;
 	rs.base = base;
 	rs.save = save;
+	rs.saved = res->saved;
 	if (!(rs.ts = calloc((size_t)threads, sizeof(*rs.ts))))
 		bench_out_of_memory();
 
 #pragma omp parallel num_threads(threads)
 	worker(&rs);
 
-	wall = bench_wall();
+	wall = util_now();
 	res->wall = wall - rs.start;
-	res->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - rs.start_cpu;
+	res->cpu = util_clock(CLOCK_PROCESS_CPUTIME_ID) - rs.start_cpu;
 	if (rs.progress_shown)
 		fputs("\r\033[K", stderr);
 	if (rs.actual_threads != threads) {
@@ -320,20 +325,22 @@ static int reference_one(const bench_work *w, uint64_t nonce, uint8_t *out)
 void bench_verify(const bench_work *w, bench_reference *ref, uint64_t base,
     const uint8_t *save, bench_result *res)
 {
-	unsigned j, n = res->hashes < BENCH_NSAVE ? (unsigned)res->hashes :
-	    BENCH_NSAVE;
-	unsigned extra = 0, budget = 2 * (unsigned)res->threads * w->batch;
+	unsigned j, extra = 0, budget = 2 * (unsigned)res->threads * w->batch;
 	size_t size = w->out_size;
 	uint8_t spoiled[BENCH_MAX_OUT];
 
 	if (budget < 32)
 		budget = 32;
-	for (j = 0; j < n; j++) {
+	for (j = 0; j < BENCH_NSAVE; j++) {
 		const uint8_t *got = save + j * size;
 
-		/* With batches, the reference is computed one at a time, so
-		 * batches are checked against single hashes. */
-		if (!ref->have[j] && res->threads == 1 && w->batch == 1) {
+		if (!res->saved[j])
+			continue;
+		/* With batches or a pipeline, the reference is computed one
+		 * at a time, so that they are checked against single
+		 * hashes. */
+		if (!ref->have[j] && res->threads == 1 && w->batch == 1 &&
+		    !w->ahead) {
 			memcpy(ref->out + j * size, got, size);
 			ref->have[j] = res->reference = 1;
 			continue;

@@ -40,6 +40,7 @@
 #include "cpu-features.h"
 #include "hashes/pow-hash.h"
 #include "hashes/pow-hash-impl.h"
+#include "tools/timing.h"
 #include "yespower.h"
 
 /* What the tables need of the command line. */
@@ -54,13 +55,10 @@ struct options {
  * which other processes on a shared machine do not inflate. */
 static int thread_clock;
 
-static double now(void)
+static double row_time(void)
 {
-	struct timespec t;
-
-	clock_gettime(thread_clock ? CLOCK_THREAD_CPUTIME_ID :
-	    CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+	return util_clock(thread_clock ? CLOCK_THREAD_CPUTIME_ID :
+	    CLOCK_MONOTONIC);
 }
 
 /* A measurement: seconds per repetition, median and spread of 5 runs. */
@@ -88,18 +86,18 @@ static struct timing measure(void (*fn)(void *, uint64_t), void *ctx,
 	int i;
 
 	for (;;) {
-		t = now();
+		t = row_time();
 		fn(ctx, reps);
-		t = now() - t;
+		t = row_time() - t;
 		if (t >= seconds / 5 || reps >= ((uint64_t)1 << 40))
 			break;
 		reps = t > 0 ? (uint64_t)((double)reps * seconds / 5 / t *
 		    1.1) + 1 : reps * 16;
 	}
 	for (i = 0; i < 5; i++) {
-		t = now();
+		t = row_time();
 		fn(ctx, reps);
-		runs[i] = (now() - t) / (double)reps;
+		runs[i] = (row_time() - t) / (double)reps;
 	}
 	qsort(runs, 5, sizeof(runs[0]), cmp_double);
 	r.median = runs[2];
@@ -368,7 +366,7 @@ static void table_merkle(const struct options *o)
 			for (t = 0; t < 2; t++) {
 				thread_clock = o->cpu_time && threads[t] == 1;
 				for (r = 0; r < 3; r++) {
-					double s = now();
+					double s = row_time();
 
 					if (h == 0)
 						pow_merkle_root_sha3_256(root,
@@ -378,7 +376,7 @@ static void table_merkle(const struct options *o)
 						pow_merkle_root_sha256d(root,
 						    leaves, (size_t)1 << k,
 						    threads[t]);
-					ms[t][r] = (now() - s) * 1e3;
+					ms[t][r] = (row_time() - s) * 1e3;
 				}
 				qsort(ms[t], 3, sizeof(double), cmp_double);
 			}

@@ -20,6 +20,7 @@
 #include <omp.h>
 
 #include "bench/bench.h"
+#include "tools/timing.h"
 #include "tools/util.h"
 
 void bench_usage_error(const char *fmt, ...)
@@ -86,15 +87,25 @@ static void print_usage(void)
 "  --components      time the parts of a hash, one thread, instead\n"
 "  -h, --help        this help\n"
 "RandomX (instead of yespower; -t, -s, -w, --batch, --affinity, --json and\n"
-"--components as above; --batch K uses calculate_hash_first/next/last):\n"
+"--components as above; each thread hashes through calculate_hash_first\n"
+"and _next as miners do, --batch K nonces a call):\n"
 "  --randomx         RandomX v1, light mode (the 256 MiB cache)\n"
 "  --v2              RandomX v2\n"
-"  --full            full mode: the 2080 MiB dataset, built first on as\n"
-"                    many threads as the largest count of -t\n"
+"  --full            full mode: the 2080 MiB dataset, built first\n"
 "  --large-pages     cache, dataset and scratchpads in huge pages\n"
 "  --soft-aes        software AES (default: AES-NI where the CPU has it)\n"
 "  --interpreter     interpreted programs and SuperscalarHash (default: the\n"
 "                    JIT where there is one, x86-64)\n"
+"  --seed S          the key as the reference's benchmark makes it: S\n"
+"                    (-2147483648 to 2147483647, default 0) as 4 bytes,\n"
+"                    little-endian; the inputs are its block template\n"
+"  --init Q          build the dataset on Q threads (default: one per CPU\n"
+"                    this process may use)\n"
+"  --nonces N        hash nonces 0 to N - 1 on each count of -t (default 1)\n"
+"                    as randomx-benchmark --mine (--verify: light mode)\n"
+"                    does; print its \"Calculated result\" (every hash\n"
+"                    XORed) and speed.  Not with -s, -w, --batch, --json\n"
+"                    or --components\n"
 "The hashing API (instead; -s (default 1), -t (its largest count), --json):\n"
 "  --hashes          SHA-256, SHA256D64, recursive SHA-256 and Merkle\n"
 "                    roots per implementation\n"
@@ -199,6 +210,23 @@ static void parse_positional(bench_options *o, const char *s)
 	}
 }
 
+/*
+ * --seed S: a whole decimal number that fits the reference's int32_t,
+ * with a minus sign or none, kept as its two's complement bits.
+ */
+static void parse_seed(bench_options *o, const char *s)
+{
+	int minus = s[0] == '-';
+	unsigned long v;
+
+	if (util_parse_ulong(s + minus, 0, minus ? 2147483648UL :
+	    2147483647UL, &v))
+		bench_usage_error("invalid --seed '%s' (a whole number from "
+		    "-2147483648 to 2147483647)", s);
+	o->rx_seed = minus ? (uint32_t)(0U - (uint32_t)v) : (uint32_t)v;
+	o->rx_seed_given = 1;
+}
+
 /* --affinity CPU-LIST: every CPU must be one this process may use. */
 static void affinity_list(bench_options *o, const char *s)
 {
@@ -253,7 +281,12 @@ static void check_randomx(const bench_options *o)
 {
 	const char *rx = o->rx_v2 ? "--v2" : o->rx_full ? "--full" :
 	    o->rx_large_pages ? "--large-pages" : o->rx_soft_aes ?
-	    "--soft-aes" : o->rx_interpreter ? "--interpreter" : NULL;
+	    "--soft-aes" : o->rx_interpreter ? "--interpreter" :
+	    o->rx_seed_given ? "--seed" : o->rx_init ? "--init" :
+	    o->rx_nonces ? "--nonces" : NULL;
+	const char *timed = o->seconds_given ? "-s" : o->warmup > 0 ? "-w" :
+	    o->batch > 1 ? "--batch" : o->json ? "--json" : o->components ?
+	    "--components" : NULL;
 	const char *yp = o->preset ? "--preset" : o->b2b ? "--b2b" :
 	    o->pers_option ? o->pers_option : o->impl ? "--impl" : NULL;
 
@@ -264,6 +297,9 @@ static void check_randomx(const bench_options *o)
 		    o->first_positional);
 	if (o->randomx && yp)
 		bench_usage_error("%s conflicts with --randomx", yp);
+	if (o->rx_nonces && timed)
+		bench_usage_error("%s conflicts with --nonces (a count of "
+		    "nonces, not a timed run)", timed);
 }
 
 /* The hashing API's options go with --hashes, and it with nothing else. */
@@ -315,6 +351,16 @@ static void check_options(bench_options *o)
 		    errno == ENOTSUP ? "this CPU cannot run it" :
 		    errno == EINVAL ? "no such core in this build" :
 		    strerror(errno));
+	if (o->randomx && !o->rx_init) {
+		const int *cpus;
+		size_t n = bench_allowed_cpus(&cpus);
+
+		o->rx_init = n < 1 ? 1 : n > UTIL_MAX_BUILD_THREADS ?
+		    UTIL_MAX_BUILD_THREADS : (int)n;
+	}
+	/* The reference's default: one thread. */
+	if (o->rx_nonces && !o->nthreads)
+		o->threads[o->nthreads++] = 1;
 	if (!o->nthreads) {
 		int max = omp_get_max_threads();
 
@@ -335,7 +381,8 @@ enum { OPT_PERS = 256, OPT_PERS_HEX, OPT_NO_PERS, OPT_PRESET,
     OPT_LIST_PRESETS, OPT_B2B, OPT_IMPL, OPT_AFFINITY, OPT_JSON,
     OPT_COMPONENTS, OPT_BATCH, OPT_RANDOMX, OPT_V2, OPT_FULL,
     OPT_LARGE_PAGES, OPT_SOFT_AES, OPT_HASHES, OPT_GHZ, OPT_CPU_TIME,
-    OPT_MERKLE, OPT_ONLY, OPT_INTERPRETER };
+    OPT_MERKLE, OPT_ONLY, OPT_INTERPRETER, OPT_SEED, OPT_INIT,
+    OPT_NONCES };
 
 static const struct option long_options[] = {
 	{ "threads", required_argument, NULL, 't' },
@@ -359,6 +406,9 @@ static const struct option long_options[] = {
 	{ "large-pages", no_argument, NULL, OPT_LARGE_PAGES },
 	{ "soft-aes", no_argument, NULL, OPT_SOFT_AES },
 	{ "interpreter", no_argument, NULL, OPT_INTERPRETER },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "init", required_argument, NULL, OPT_INIT },
+	{ "nonces", required_argument, NULL, OPT_NONCES },
 	{ "hashes", no_argument, NULL, OPT_HASHES },
 	{ "ghz", required_argument, NULL, OPT_GHZ },
 	{ "cpu-time", no_argument, NULL, OPT_CPU_TIME },
@@ -442,6 +492,22 @@ static void apply_option(bench_options *o, int c, const char *arg)
 		break;
 	case OPT_INTERPRETER:
 		o->rx_interpreter = 1;
+		break;
+	case OPT_SEED:
+		parse_seed(o, optarg);
+		break;
+	case OPT_INIT:
+		if (util_parse_ulong(optarg, 1, UTIL_MAX_BUILD_THREADS, &v))
+			bench_usage_error("invalid --init '%s' (threads, 1 to "
+			    "%d)", optarg, UTIL_MAX_BUILD_THREADS);
+		o->rx_init = (int)v;
+		break;
+	case OPT_NONCES:
+		/* The reference's count is an int, its nonces 32-bit. */
+		if (util_parse_ulong(optarg, 1, 2147483647, &v))
+			bench_usage_error("invalid --nonces '%s' (1 to "
+			    "2147483647)", optarg);
+		o->rx_nonces = v;
 		break;
 	case OPT_HASHES:
 		o->hashes = 1;

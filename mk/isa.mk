@@ -59,7 +59,8 @@ FLAGS_sha256-vs-openssl = -DOPENSSL_SUPPRESS_DEPRECATED
 bench-sha256: $(B)/sha256-vs-openssl
 	$(B)/sha256-vs-openssl $(BENCH_SHA256_ROUNDS)
 
-$(B)/sha256-vs-openssl: $(B)/tools/sha256-vs-openssl.o libyespower.a
+$(B)/sha256-vs-openssl: $(B)/tools/sha256-vs-openssl.o $(B)/tools/timing.o \
+    libyespower.a
 	$(CC) $(LDFLAGS) -o $@ $^ -lcrypto $(LDLIBS)
 
 .PHONY: native check-qemu bench-sha256

@@ -110,7 +110,7 @@ $(RX_BUILD)/librandomx.so: $(RX_BUILD)/$(RX_SONAME)
 	ln -sf $(RX_SONAME) $@
 
 $(RX_TEST_PROGS): $(RX_BUILD)/%: $(RX_BUILD)/%.o $(RX_BUILD)/librandomx.a \
-    $(B)/tools/util.o
+    $(B)/tools/util.o $(B)/tools/timing.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(RX_LDLIBS)
 
 # The JIT's test shares the program-by-program comparison with the fuzz
@@ -120,10 +120,11 @@ $(RX_BUILD)/tests-rx-jit: $(RX_BUILD)/rx-jit-diff.o
 # The comparison tools load the libraries they compare.
 rx-abcompare: $(RX_BUILD)/rx-abcompare
 rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare
-$(RX_BUILD)/rx-abcompare: $(RX_BUILD)/rx-abcompare.o
-	$(CC) $(LDFLAGS) -o $@ $< -ldl -lpthread
-$(RX_BUILD)/rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare.o
-	$(CC) $(LDFLAGS) -o $@ $< -ldl
+$(RX_BUILD)/rx-abcompare: $(RX_BUILD)/rx-abcompare.o $(RX_BUILD)/timing.o
+	$(CC) $(LDFLAGS) -o $@ $^ -ldl -lpthread
+$(RX_BUILD)/rx-cache-abcompare: $(RX_BUILD)/rx-cache-abcompare.o \
+    $(RX_BUILD)/timing.o
+	$(CC) $(LDFLAGS) -o $@ $^ -ldl -lpthread
 
 # Each program prints its own "NAME: N passed, N failed" line last and
 # exits non-zero on a failure; all of them run even if one fails.
@@ -137,16 +138,18 @@ check-randomx: $(RX_TEST_PROGS)
 
 # Full mode end to end: the whole 2080 MiB dataset, built on every CPU
 # (minutes by the interpreter); .ci/run runs it.
-# tests-rx-jit builds it again with the compiled SuperscalarHash.
+# tests-rx-jit builds it again with the compiled SuperscalarHash, and the
+# benchmark once per row of test/randomx/bench-vectors.txt (four).
 check-randomx-full: $(RX_BUILD)/tests-rx-vm $(RX_BUILD)/api-compat \
-    $(RX_BUILD)/tests-rx-jit
+    $(RX_BUILD)/tests-rx-jit benchmark
 	@RANDOMX_TEST_FULL=1 $(RX_BUILD)/tests-rx-vm > \
 		$(RX_BUILD)/tests-rx-vm-full.out 2>&1; rc=$$?; \
 	grep -v ': ok$$' $(RX_BUILD)/tests-rx-vm-full.out | tail -n 20; \
 	RANDOMX_TEST_FULL=1 $(RX_BUILD)/tests-rx-jit > \
 		$(RX_BUILD)/tests-rx-jit-full.out 2>&1 || rc=1; \
 	tail -n 20 $(RX_BUILD)/tests-rx-jit-full.out; \
-	$(RX_BUILD)/api-compat --full --threads $$(nproc) || rc=1; exit $$rc
+	$(RX_BUILD)/api-compat --full --threads $$(nproc) || rc=1; \
+	sh test/randomx/tests-rx-bench.sh full ./benchmark || rc=1; exit $$rc
 
 # What CPUID picks on CPUs this machine is not, under qemu-x86_64; a build
 # with -march= flags would not run there.

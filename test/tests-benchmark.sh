@@ -208,6 +208,21 @@ bad "--full" --full 10
 bad "'10'" --randomx 10
 bad "--preset" --randomx --preset yespower
 bad "--b2b" --randomx --b2b
+bad "--seed" --seed 1
+bad "--nonces" --nonces 1
+bad "--init" --init 2
+bad "'2147483648'" --randomx --seed 2147483648
+bad "'-2147483649'" --randomx --seed -2147483649
+bad "'+1'" --randomx --seed +1
+bad "'0x10'" --randomx --seed 0x10
+bad "'0'" --randomx --nonces 0
+bad "'2147483648'" --randomx --nonces 2147483648
+bad "'0'" --randomx --init 0
+bad "'1025'" --randomx --init 1025
+bad "-s conflicts with --nonces" --randomx --nonces 1 -s 1
+bad "--batch conflicts with --nonces" --randomx --nonces 1 --batch 2
+bad "--json conflicts with --nonces" --randomx --nonces 1 --json
+bad "--components conflicts with --nonces" --randomx --nonces 1 --components
 
 # ---- the original's output, first hashes ----
 # Verified with openwall yespower's own benchmark: the hash of bytes i * 3
@@ -452,7 +467,10 @@ need(type(d.get("first_hash")) is str and len(d["first_hash"]) == 64,
 need(d.get("ok") is True and d.get("mismatches") == 0, "ok")
 runs = d.get("runs", [])
 need([r["threads"] for r in runs] == [1, 2], "runs")
-need(runs and runs[0]["reference"] is True, "1 thread is the reference")
+need(d.get("seed") == 0 and d.get("dataset_init_threads") == 0, "seed")
+# Pipelined, every run is verified against one-at-a-time hashes.
+need(runs and runs[0]["reference"] is False and runs[0]["verified"] > 0,
+    "1 thread verified")
 need(len(runs) == 2 and runs[1]["verified"] > 0, "2 threads verified")'
 # The miners' pipeline (_first, _next, _last) against single hashes, v2.
 "$B" --randomx --v2 -t 2 -s 0 --batch 3 --json >"$TMP/j" 2>&1 ||

@@ -37,6 +37,7 @@
 #include <omp.h>
 #endif
 
+#include "tools/timing.h"
 #include "yespower.h"
 
 typedef int (*tls_fn)(const uint8_t *, size_t, const yespower_params_t *,
@@ -51,14 +52,6 @@ typedef struct {
 	batch_fn many;
 	unsigned batch;
 } side;
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /*
  * A private copy of the library at path, for side B when both sides name
@@ -168,7 +161,7 @@ static void make_input(uint8_t src[80], uint32_t nonce)
 static double slice(const side *sd, const yespower_params_t *p, int threads,
     uint32_t base, unsigned count, yespower_binary_t *digest)
 {
-	double t0 = now();
+	double t0 = util_now();
 	long calls = (long)(count / sd->batch), i;
 	int bad = 0;
 
@@ -198,7 +191,7 @@ static double slice(const side *sd, const yespower_params_t *p, int threads,
 		fprintf(stderr, "abcompare: a hash failed\n");
 		exit(2);
 	}
-	return now() - t0;
+	return util_now() - t0;
 }
 
 /*

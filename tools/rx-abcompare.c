@@ -71,6 +71,7 @@
 #include <time.h>
 
 #include "tools/randomx-dl.h"
+#include "tools/timing.h"
 
 #define MAX_THREADS 16
 
@@ -92,50 +93,13 @@ static void load(lib *l, const char *path)
 
 static clockid_t slice_clock = CLOCK_MONOTONIC;
 
-static double clock_now(clockid_t id)
-{
-	struct timespec t;
-
-	clock_gettime(id, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static double now(void)
-{
-	return clock_now(CLOCK_MONOTONIC);
-}
-
-typedef struct {
-	lib *l;
-	unsigned long start, count;
-} slice;
-
-static void *init_slice(void *arg)
-{
-	slice *s = arg;
-
-	s->l->api.init_dataset(s->l->dataset, s->l->cache, s->start, s->count);
-	return NULL;
-}
-
 static void build_dataset(lib *l, int threads)
 {
-	unsigned long n = l->api.item_count(), per = n / (unsigned long)threads;
-	pthread_t tid[64];
-	slice s[64];
-	int i;
-
-	for (i = 0; i < threads; i++) {
-		s[i].l = l;
-		s[i].start = per * (unsigned long)i;
-		s[i].count = i == threads - 1 ? n - s[i].start : per;
-		if (pthread_create(&tid[i], NULL, init_slice, &s[i])) {
-			fprintf(stderr, "rx-abcompare: pthread_create failed\n");
-			exit(2);
-		}
+	if (util_build_dataset(l->api.init_dataset, l->dataset, l->cache,
+	    l->api.item_count(), threads) < 0) {
+		fprintf(stderr, "rx-abcompare: out of memory\n");
+		exit(2);
 	}
-	for (i = 0; i < threads; i++)
-		pthread_join(tid[i], NULL);
 }
 
 /* Hashing threads per slice (--threads). */
@@ -202,7 +166,7 @@ static void *hash_thread(void *arg)
  */
 static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 {
-	double t0 = clock_now(slice_clock);
+	double t0 = util_clock(slice_clock);
 	pthread_t tid[MAX_THREADS];
 	hash_job job[MAX_THREADS];
 	uint64_t x = 0;
@@ -225,7 +189,7 @@ static uint64_t run_slice(lib *l, uint32_t first, unsigned count)
 			pthread_join(tid[t], NULL);
 		x ^= job[t].x;
 	}
-	l->seconds += clock_now(slice_clock) - t0;
+	l->seconds += util_clock(slice_clock) - t0;
 	l->hashes += count * (unsigned long)hash_threads;
 	return x;
 }
@@ -532,7 +496,7 @@ int main(int argc, char **argv)
 			np = 99;
 	}
 	if (np != 2 || !(seconds > 0) || !(slice_s > 0) || threads < 1 ||
-	    threads > 64 || repeat < 1 || repeat > 64 || hash_threads < 1 ||
+	    threads > UTIL_MAX_BUILD_THREADS || repeat < 1 || repeat > 64 || hash_threads < 1 ||
 	    hash_threads > MAX_THREADS ||
 	    (hash_threads > 1 && slice_clock != CLOCK_MONOTONIC) ||
 	    (one_dataset && build_both)) {
@@ -565,7 +529,7 @@ int main(int argc, char **argv)
 		    (L[1].api.get_flags() & RANDOMX_FLAG_JIT) &&
 		    !(L[0].api.get_flags() & RANDOMX_FLAG_JIT);
 		size_t bytes = (size_t)L[0].api.item_count() * 64;
-		double t0 = now();
+		double t0 = util_now();
 
 		for (i = 0; i < 2; i++) {
 			L[i].dataset = L[i].api.alloc_dataset((randomx_flags)large);
@@ -580,12 +544,12 @@ int main(int argc, char **argv)
 		}
 		build_dataset(&L[builder], threads);
 		if (build_both) {
-			double t1 = now();
+			double t1 = util_now();
 
 			build_dataset(&L[!builder], threads);
 			printf("dataset built by %s in %.1f s, by %s in %.1f s "
 			    "(%d threads each)\n", paths[builder], t1 - t0,
-			    paths[!builder], now() - t1, threads);
+			    paths[!builder], util_now() - t1, threads);
 			if (memcmp(L[0].api.dataset_memory(L[0].dataset),
 			    L[1].api.dataset_memory(L[1].dataset), bytes)) {
 				printf("datasets DIFFER\n");
@@ -613,14 +577,14 @@ int main(int argc, char **argv)
 				}
 			}
 			printf("dataset built by %s in %.1f s; both read it "
-			    "in %s's memory\n", paths[builder], now() - t0,
+			    "in %s's memory\n", paths[builder], util_now() - t0,
 			    paths[!x]);
 		} else {
 			memcpy(L[!builder].api.dataset_memory(L[!builder].dataset),
 			    L[builder].api.dataset_memory(L[builder].dataset),
 			    bytes);
 			printf("dataset built by %s in %.1f s, copied\n",
-			    paths[builder], now() - t0);
+			    paths[builder], util_now() - t0);
 		}
 		for (i = 0; i < 2; i++) {
 			L[i].api.release_cache(L[i].cache);

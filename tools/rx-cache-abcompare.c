@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "tools/randomx-dl.h"
+#include "tools/timing.h"
 
 #define CACHE_BYTES ((size_t)262144 * 1024)
 #define FIRST_ITEM 1000000UL
@@ -47,25 +48,17 @@ static void load(lib *l, const char *path)
 	randomx_dl_load(&l->api, "rx-cache-abcompare", path);
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* One library's turn in a round: the cache of key, then the items. */
 static void run(lib *l, const char *key, unsigned long items, double *tc,
     double *td)
 {
-	double t0 = now(), t1, t2;
+	double t0 = util_now(), t1, t2;
 
 	l->api.init_cache(l->cache, key, strlen(key));
-	t1 = now();
+	t1 = util_now();
 	if (items)
 		l->api.init_dataset(l->dataset, l->cache, FIRST_ITEM, items);
-	t2 = now();
+	t2 = util_now();
 	*tc = t1 - t0;
 	*td = t2 - t1;
 	l->cache_seconds += *tc;

@@ -27,6 +27,7 @@
 #include <openssl/sha.h>
 
 #include "sha256.h"
+#include "tools/timing.h"
 #include "yespower.h"
 
 #define MAX_IMPLS 4
@@ -39,14 +40,6 @@ typedef struct {
 } contender;
 
 static volatile uint8_t sink;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void hash_openssl(uint8_t *msg, size_t len, uint8_t md[32])
 {
@@ -78,7 +71,7 @@ static double run(const contender *c, uint8_t *msg, size_t len,
 
 	if (c->spec && yespower_set_impl(c->spec))
 		abort();
-	t = now();
+	t = util_now();
 	if (chained) {
 		for (i = 0; i < n; i++) {
 			msg[0] = md[0];
@@ -90,7 +83,7 @@ static double run(const contender *c, uint8_t *msg, size_t len,
 			sink += md[0];
 		}
 	}
-	return (now() - t) * 1e9 / n;
+	return (util_now() - t) * 1e9 / n;
 }
 
 static int cmp_double(const void *a, const void *b)

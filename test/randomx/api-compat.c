@@ -5,11 +5,12 @@
  * dataset built on several threads in slices and VMs in full mode; every
  * hash compared with the reference's published answers (its
  * src/tests/tests.cpp).  It builds unchanged against this library or the
- * reference, which is the point:
+ * reference, which is the point (tools/timing.c, the threaded dataset
+ * build, goes with it):
  *
- *   cc -Irandomx test/randomx/api-compat.c build/randomx/librandomx.a \
- *	-lpthread -lm -o api-compat				(this library)
- *   cc -I/path/to/RandomX/src test/randomx/api-compat.c \
+ *   cc -I. -Irandomx test/randomx/api-compat.c tools/timing.c \
+ *	build/randomx/librandomx.a -lpthread -lm -o api-compat	(this library)
+ *   cc -I. -I/path/to/RandomX/src test/randomx/api-compat.c tools/timing.c \
  *	/path/to/RandomX/build/librandomx.a -lstdc++ -lpthread -o api-compat
  *								(the reference)
  *
@@ -17,12 +18,12 @@
  * environment is the same as --full.  Without it only the light mode
  * runs (a few seconds); the dataset takes minutes.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "randomx.h"
+#include "tools/timing.h"
 
 /* The reporter, by a path relative to this file: it needs no -I. */
 #define TEST_NAME "api-compat"
@@ -155,49 +156,21 @@ static void light_mode(randomx_flags flags)
 	randomx_release_cache(cache);
 }
 
-typedef struct {
-	randomx_dataset *dataset;
-	randomx_cache *cache;
-	unsigned long start, count;
-} slice;
-
-static void *init_slice(void *arg)
-{
-	slice *s = arg;
-
-	randomx_init_dataset(s->dataset, s->cache, s->start, s->count);
-	return NULL;
-}
-
 static void full_mode(randomx_flags flags, int threads)
 {
 	randomx_cache *cache = randomx_alloc_cache(flags);
 	randomx_dataset *dataset = randomx_alloc_dataset(flags);
-	unsigned long items = randomx_dataset_item_count(), per;
 	unsigned char in[128], h[RANDOMX_HASH_SIZE];
-	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
-	slice *s = calloc((size_t)threads, sizeof(*s));
 	char what[96];
 	int i, v;
 
-	check("cache and dataset allocated", cache && dataset && tid && s);
-	if (!cache || !dataset || !tid || !s)
+	check("cache and dataset allocated", cache && dataset);
+	if (!cache || !dataset)
 		goto out;
 	randomx_init_cache(cache, key_of[0], strlen(key_of[0]));
-	per = items / (unsigned long)threads;
-	for (i = 0; i < threads; i++) {
-		s[i].dataset = dataset;
-		s[i].cache = cache;
-		s[i].start = per * (unsigned long)i;
-		s[i].count = i == threads - 1 ? items - s[i].start : per;
-		if (pthread_create(&tid[i], NULL, init_slice, &s[i])) {
-			init_slice(&s[i]);	/* no thread: do it here */
-			s[i].count = 0;
-		}
-	}
-	for (i = 0; i < threads; i++)
-		if (s[i].count)
-			pthread_join(tid[i], NULL);
+	check("dataset built on threads", util_build_dataset(
+	    randomx_init_dataset, dataset, cache,
+	    randomx_dataset_item_count(), threads) >= 0);
 	/* the cache is not needed once the dataset is built */
 	randomx_release_cache(cache);
 	cache = NULL;
@@ -222,8 +195,6 @@ out:
 		randomx_release_cache(cache);
 	if (dataset)
 		randomx_release_dataset(dataset);
-	free(tid);
-	free(s);
 }
 
 int main(int argc, char **argv)
