@@ -75,7 +75,7 @@ static int all_ff_bytes(const uint8_t *p, size_t n)
 
 static void blake2b256(uint8_t out[32], const void *in, size_t len)
 {
-	yespower_blake2b(out, 32, NULL, 0, in, len);
+	pow_blake2b(out, 32, NULL, 0, in, len);
 }
 
 static uint64_t rng_state = UINT64_C(0x2545f4914f6cdd1d);
@@ -107,19 +107,19 @@ static void test_aes_constants(void)
 {
 	uint8_t h[64];
 
-	yespower_blake2b(h, 64, NULL, 0, "RandomX AesGenerator1R keys", 27);
+	pow_blake2b(h, 64, NULL, 0, "RandomX AesGenerator1R keys", 27);
 	check("AesGenerator1R keys = Hash512(name)",
 	    !memcmp(h, rx_aes_gen1r_keys, 64));
-	yespower_blake2b(h, 64, NULL, 0, "RandomX AesGenerator4R keys 0-3", 31);
+	pow_blake2b(h, 64, NULL, 0, "RandomX AesGenerator4R keys 0-3", 31);
 	check("AesGenerator4R keys 0-3 = Hash512(name)",
 	    !memcmp(h, rx_aes_gen4r_keys, 64));
-	yespower_blake2b(h, 64, NULL, 0, "RandomX AesGenerator4R keys 4-7", 31);
+	pow_blake2b(h, 64, NULL, 0, "RandomX AesGenerator4R keys 4-7", 31);
 	check("AesGenerator4R keys 4-7 = Hash512(name)",
 	    !memcmp(h, rx_aes_gen4r_keys + 64, 64));
-	yespower_blake2b(h, 64, NULL, 0, "RandomX AesHash1R state", 23);
+	pow_blake2b(h, 64, NULL, 0, "RandomX AesHash1R state", 23);
 	check("AesHash1R state = Hash512(name)",
 	    !memcmp(h, rx_aes_hash1r_state, 64));
-	yespower_blake2b(h, 32, NULL, 0, "RandomX AesHash1R xkeys", 23);
+	pow_blake2b(h, 32, NULL, 0, "RandomX AesHash1R xkeys", 23);
 	check("AesHash1R xkeys = Hash256(name)",
 	    !memcmp(h, rx_aes_hash1r_xkeys, 32));
 }
