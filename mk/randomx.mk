@@ -32,8 +32,8 @@ RX_BUILD = $(B)/randomx
 # x86, see randomx/jit.h) are generic code that emits machine code; they
 # get no ISA flags either.
 RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
-	randomx/superscalar.c randomx/dataset.c randomx/aes.c \
-	randomx/program.c randomx/vm-interp.c randomx/api.c
+	randomx/superscalar.c randomx/reciprocal.c randomx/dataset.c \
+	randomx/aes.c randomx/program.c randomx/vm-interp.c randomx/api.c
 RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
 	randomx/argon2d-avx512.c \
 	randomx/aes-ni.c randomx/jit-mem.c randomx/jit-x86.c \

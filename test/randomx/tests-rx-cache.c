@@ -21,6 +21,7 @@
 #include "randomx/argon2d.h"
 #include "randomx/blake2-generator.h"
 #include "randomx/dataset.h"
+#include "randomx/reciprocal.h"
 #include "randomx/superscalar.h"
 
 #define RX_TEST_NAME "tests-rx-cache"
