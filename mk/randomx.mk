@@ -33,6 +33,7 @@ RX_BUILD = $(B)/randomx
 # get no ISA flags either.
 RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
 	randomx/superscalar.c randomx/reciprocal.c randomx/dataset.c \
+	randomx/cpu.c \
 	randomx/aes.c randomx/program.c randomx/vm-interp.c randomx/api.c
 RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
 	randomx/argon2d-avx512.c \

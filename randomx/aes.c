@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "randomx/aes.h"
-#include "cpu-features.h"
+#include "randomx/cpu.h"
 #include "sysendian.h"
 
 const uint8_t rx_aes_gen1r_keys[64] = {
@@ -381,7 +381,7 @@ const rx_aes_impl rx_aes_soft = {
 const rx_aes_impl *rx_aes_hard(void)
 {
 #ifdef RX_X86_ISAS
-	if (pow_cpu_has(POW_CPU_AES))
+	if (rx_cpu_uses(RX_USE_AESNI))
 		return &rx_aes_aesni;
 #endif
 	return NULL;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "blake2b.h"
-#include "cpu-features.h"
+#include "randomx/cpu.h"
 #include "sysendian.h"
 #include "randomx/argon2d.h"
 
@@ -101,14 +101,12 @@ int rx_argon2_impl_available(rx_argon2_impl impl)
 	switch (impl) {
 	case RX_ARGON2_PORTABLE:
 		return 1;
-#ifdef RX_X86_ISAS
 	case RX_ARGON2_SSSE3:
-		return pow_cpu_has(POW_CPU_SSSE3);
+		return rx_cpu_uses(RX_USE_ARGON2_SSSE3);
 	case RX_ARGON2_AVX2:
-		return pow_cpu_has(POW_CPU_AVX2);
+		return rx_cpu_uses(RX_USE_ARGON2_AVX2);
 	case RX_ARGON2_AVX512:
-		return pow_cpu_has(POW_CPU_AVX512F);
-#endif
+		return rx_cpu_uses(RX_USE_ARGON2_AVX512);
 	default:
 		return 0;
 	}

@@ -44,7 +44,6 @@
 
 #include <fenv.h>
 
-#include "cpu-features.h"
 #include "randomx/jit-x86-asm.h"
 #include "randomx/program-decode.h"
 
@@ -1074,30 +1073,6 @@ const void *rx_jit_vm_code(const rx_jit_vm *j)
 	return j->mem.base;
 }
 
-static unsigned feature_mask = ~0u;
-
-unsigned rx_jit_features(void)
-{
-	return pow_cpu_features() & feature_mask &
-	    (POW_CPU_BMI2 | POW_CPU_AVX2 | POW_CPU_AVX512F);
-}
-
-/*
- * emit_copies for v1 on AMD's AVX-512 cores, where it was measured (v2
- * changes the mode once in 16 CFROUNDs and gained nothing; Intel's cores
- * run 512-bit operations differently and were not measured).
- */
-int rx_jit_rounding_copies(int v2)
-{
-	return !v2 && (rx_jit_features() & POW_CPU_AVX512F) &&
-	    !(pow_cpu_features() & POW_CPU_INTEL);
-}
-
-void rx_jit_limit_features(unsigned mask)
-{
-	feature_mask = mask;
-}
-
 int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 {
 	compiler c;
@@ -1113,7 +1088,7 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 	c.head_copies = &j->head_copies;
 	c.top = &j->top;
 	c.copies = rx_jit_rounding_copies(vm->v2);
-	c.bmi2 = (rx_jit_features() & POW_CPU_BMI2) != 0;
+	c.bmi2 = rx_cpu_uses(RX_USE_JIT_MULX);
 	c.v2 = vm->v2;
 	c.full = vm->dataset != NULL;
 	c.mix_fe = vm->aes->mix_fe;

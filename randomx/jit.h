@@ -32,6 +32,7 @@
 
 #if RX_HAVE_JIT
 
+#include "randomx/cpu.h"	/* rx_jit_features, rx_jit_limit_features */
 #include "randomx/dataset.h"
 #include "randomx/vm.h"
 
@@ -149,22 +150,9 @@ const void *rx_jit_vm_code(const rx_jit_vm *j);
  * 1 if programs of that version (v2: 0 or 1) compile as four copies, one
  * for each rounding mode, with AVX-512's rounding in each FP instruction
  * and CFROUND a jump between them (jit-x86.c's emit_copies); 0 if
- * CFROUND loads MXCSR.
+ * CFROUND loads MXCSR.  Decided in cpu.c with the module's other choices.
  */
 int rx_jit_rounding_copies(int v2);
-
-/* ---- for tests ---- */
-
-/*
- * rx_jit_features(), rx_jit_limit_features(mask):
- * The CPU features the compilers use (POW_CPU_BMI2 for MULX, POW_CPU_AVX2
- * for the vector SuperscalarHash), and a way for tests to withhold some
- * (mask: the ones allowed; ~0u for all), so that every code path runs
- * here.  Takes effect at the next compile; not to be called while another
- * thread compiles.
- */
-unsigned rx_jit_features(void);
-void rx_jit_limit_features(unsigned mask);
 
 #endif /* RX_HAVE_JIT */
 
