@@ -38,6 +38,7 @@ RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
 RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
 	randomx/argon2d-avx512.c \
 	randomx/aes-ni.c randomx/jit-mem.c randomx/jit-x86.c \
+	randomx/jit-x86-int.c randomx/jit-x86-fp.c randomx/jit-x86-ctl.c \
 	randomx/jit-superscalar-x86.c
 RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
 	yespower-platform.c
