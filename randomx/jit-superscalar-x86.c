@@ -37,7 +37,7 @@
 
 #include "randomx/jit.h"
 
-#if RX_HAVE_JIT
+#if RX_JIT_X86_64
 
 #include "randomx/jit-x86-asm.h"
 #include "sysendian.h"
@@ -623,4 +623,4 @@ void rx_ss_jit_dataset_init(const rx_ss_jit *j, const rx_cache_state *c,
 	}
 }
 
-#endif /* RX_HAVE_JIT */
+#endif /* RX_JIT_X86_64 */

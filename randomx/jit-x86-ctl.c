@@ -4,7 +4,7 @@
  */
 #include "randomx/jit-x86.h"
 
-#if RX_HAVE_JIT
+#if RX_JIT_X86_64
 
 /*
  * dst += imm, then a jump back to the operation after the last one that
@@ -76,4 +76,4 @@ void rx_x86_istore(rx_x86_compiler *c, const rx_insn *in)
 	rx_x86_done(c, rx_x86_mem(p, in, in->dst, RX_RAX, s));
 }
 
-#endif /* RX_HAVE_JIT */
+#endif /* RX_JIT_X86_64 */

@@ -7,7 +7,7 @@
  */
 #include "randomx/jit-x86.h"
 
-#if RX_HAVE_JIT
+#if RX_JIT_X86_64
 
 /*
  * d = v op s with the copy's rounding (k1 holds 3, so only RandomX's two
@@ -104,4 +104,4 @@ void rx_x86_fsqrt_r(rx_x86_compiler *c, const rx_insn *in)
 	rx_x86_done(c, p);
 }
 
-#endif /* RX_HAVE_JIT */
+#endif /* RX_JIT_X86_64 */

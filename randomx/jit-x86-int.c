@@ -6,7 +6,7 @@
  */
 #include "randomx/jit-x86.h"
 
-#if RX_HAVE_JIT
+#if RX_JIT_X86_64
 
 /* dst = dst OP [scratchpad operand] (opcode opc, 0F-prefixed if two_byte) */
 static void emit_int_m(rx_x86_compiler *c, const rx_insn *in, unsigned opc,
@@ -220,4 +220,4 @@ void rx_x86_iswap_r(rx_x86_compiler *c, const rx_insn *in)
 	emit_int_rr(c, in, 0x87);
 }
 
-#endif /* RX_HAVE_JIT */
+#endif /* RX_JIT_X86_64 */

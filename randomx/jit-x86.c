@@ -31,7 +31,7 @@
 
 #include "randomx/jit-x86.h"
 
-#if RX_HAVE_JIT
+#if RX_JIT_X86_64
 
 #include "randomx/program-decode.h"
 
@@ -693,4 +693,4 @@ void rx_jit_vm_run_program(rx_jit_vm *j, rx_vm_state *vm,
 	rx_vm_execute(vm);
 }
 
-#endif /* RX_HAVE_JIT */
+#endif /* RX_JIT_X86_64 */

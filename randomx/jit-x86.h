@@ -27,7 +27,7 @@
 
 #include "randomx/jit.h"
 
-#if RX_HAVE_JIT
+#if RX_JIT_X86_64
 
 #include "randomx/jit-x86-asm.h"
 #include "randomx/program.h"
@@ -157,6 +157,6 @@ static inline rx_bp rx_x86_mem(rx_bp p, const rx_insn *in, unsigned areg,
 	return p;
 }
 
-#endif /* RX_HAVE_JIT */
+#endif /* RX_JIT_X86_64 */
 
 #endif /* !RX_JIT_X86_H */
