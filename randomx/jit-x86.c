@@ -383,8 +383,9 @@ static inline __attribute__((always_inline)) void emit_decoded(void *ctx,
 /*
  * The program's instructions, count words: each decoded and compiled at
  * once.  The decoder's step calls emit_insn (both inlined) in each of its
- * cases with the operation known, so the compiler folds emit_insn's
- * switch to that operation's encoding: one dispatch an instruction,
+ * cases with the operation known, so the compiler turns emit_insn's
+ * table lookup into a direct call of that operation's emitter: one
+ * dispatch an instruction,
  * where decoding the whole program first and then compiling it took two
  * (measured: PERFORMANCE section 7).  pos[k] is where operation k's code
  * starts, for the CBRANCHes that jump back to it.
