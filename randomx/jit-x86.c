@@ -385,9 +385,8 @@ static inline __attribute__((always_inline)) void emit_decoded(void *ctx,
  * once.  The decoder's step calls emit_insn (both inlined) in each of its
  * cases with the operation known, so the compiler turns emit_insn's
  * table lookup into a direct call of that operation's emitter: one
- * dispatch an instruction,
- * where decoding the whole program first and then compiling it took two
- * (measured: PERFORMANCE section 7).  pos[k] is where operation k's code
+ * dispatch an instruction, where decoding the whole program first and
+ * then compiling it took two (measured: PERFORMANCE section 7).  pos[k] is where operation k's code
  * starts, for the CBRANCHes that jump back to it.
  */
 static void emit_program(compiler *c, const uint8_t *words, unsigned count)
