@@ -17,10 +17,10 @@ typedef enum {
 	RX_USE_ARGON2_SSSE3,	/* argon2d.c's fills, each ISA's own file */
 	RX_USE_ARGON2_AVX2,
 	RX_USE_ARGON2_AVX512,
-	RX_USE_JIT_MULX,	/* the JITs: BMI2's MULX for the high products */
+	RX_USE_JIT_MULX,	/* the JITs: BMI2's MULX for high products */
 	RX_USE_JIT_SS_AVX2,	/* SuperscalarHash JIT: items in AVX2 lanes */
-	RX_USE_JIT_ROUNDING_COPIES, /* program JIT: v1 as four copies with
-				   AVX-512's rounding (rx_jit_rounding_copies) */
+	/* program JIT: v1 as four copies with AVX-512's rounding */
+	RX_USE_JIT_ROUNDING_COPIES,
 	RX_USE_COUNT
 } rx_cpu_use;
 

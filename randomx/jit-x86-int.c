@@ -140,7 +140,8 @@ static void emit_mulh(rx_x86_compiler *c, const rx_insn *in, int mem,
 	}
 	p = rx_t_rr(p, 0x8b, RX_RAX, d);		/* mov rax, d */
 	if (mem) {
-		p = rx_t_rexw_op(p, 0, RX_RAX, 0xf7, 0);	/* (i)mul [..] */
+		/* mul or imul qword [...] */
+		p = rx_t_rexw_op(p, 0, RX_RAX, 0xf7, 0);
 		p = rx_x86_mem(p, in, in->src, RX_RCX, is_signed ? 5 : 4);
 	} else {
 		p = rx_t_grp3_r(p, is_signed ? 5 : 4, s);

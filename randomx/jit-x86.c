@@ -386,8 +386,9 @@ static inline __attribute__((always_inline)) void emit_decoded(void *ctx,
  * cases with the operation known, so the compiler turns emit_insn's
  * table lookup into a direct call of that operation's emitter: one
  * dispatch an instruction, where decoding the whole program first and
- * then compiling it took two (measured: PERFORMANCE section 7).  pos[k] is where operation k's code
- * starts, for the CBRANCHes that jump back to it.
+ * then compiling it took two (measured: PERFORMANCE section 7).  pos[k]
+ * is where operation k's code starts, for the CBRANCHes that jump back to
+ * it.
  */
 static void emit_program(compiler *c, const uint8_t *words, unsigned count)
 {
