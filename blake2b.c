@@ -11,8 +11,8 @@
 #include "insecure_memzero.h"
 #include "sysendian.h"
 
-#define BLOCKBYTES YESPOWER_BLAKE2B_BLOCKBYTES
-#define HMAC_BYTES YESPOWER_HMAC_BLAKE2B256_BYTES
+#define BLOCKBYTES POW_BLAKE2B_BLOCKBYTES
+#define HMAC_BYTES POW_HMAC_BLAKE2B256_BYTES
 
 /* MicroBitcoin pads HMAC keys to 64 bytes, half a BLAKE2b block. */
 #define HMAC_PADBYTES 64
@@ -72,7 +72,7 @@ static void round_fn(uint64_t v[16], const uint64_t m[16], const uint8_t *s)
  * The compression function F.  The byte counter must already include this
  * block; last selects the finalization flag f0 (f1 stays 0: no tree mode).
  */
-static void compress(yespower_blake2b_ctx *ctx, const uint8_t *block,
+static void compress(pow_blake2b_ctx *ctx, const uint8_t *block,
     int last)
 {
 	uint64_t m[16], v[16];
@@ -96,7 +96,7 @@ static void compress(yespower_blake2b_ctx *ctx, const uint8_t *block,
 		ctx->h[i] ^= v[i] ^ v[i + 8];
 }
 
-static void add_to_counter(yespower_blake2b_ctx *ctx, size_t n)
+static void add_to_counter(pow_blake2b_ctx *ctx, size_t n)
 {
 	ctx->t[0] += (uint64_t)n;
 	if (ctx->t[0] < (uint64_t)n)
@@ -108,11 +108,11 @@ static void add_to_counter(yespower_blake2b_ctx *ctx, size_t n)
  * unpersonalized case: only its first word differs from zero, so it is
  * folded into h[0] instead of being built as 64 bytes.
  */
-int yespower_blake2b_init(yespower_blake2b_ctx *ctx, size_t outlen,
+int pow_blake2b_init(pow_blake2b_ctx *ctx, size_t outlen,
     const void *key, size_t keylen)
 {
-	if (outlen == 0 || outlen > YESPOWER_BLAKE2B_OUTBYTES ||
-	    keylen > YESPOWER_BLAKE2B_KEYBYTES) {
+	if (outlen == 0 || outlen > POW_BLAKE2B_OUTBYTES ||
+	    keylen > POW_BLAKE2B_KEYBYTES) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -137,9 +137,9 @@ int yespower_blake2b_init(yespower_blake2b_ctx *ctx, size_t outlen,
 /*
  * Blocks are compressed only once input beyond them exists, because the
  * final block needs the f0 flag and BLAKE2b cannot know which block is last
- * until yespower_blake2b_final is called.
+ * until pow_blake2b_final is called.
  */
-void yespower_blake2b_update(yespower_blake2b_ctx *ctx,
+void pow_blake2b_update(pow_blake2b_ctx *ctx,
     const void *in, size_t inlen)
 {
 	const uint8_t *p = (const uint8_t *)in;
@@ -169,7 +169,7 @@ void yespower_blake2b_update(yespower_blake2b_ctx *ctx,
 	ctx->buflen += inlen;
 }
 
-void yespower_blake2b_final(yespower_blake2b_ctx *ctx, uint8_t *out)
+void pow_blake2b_final(pow_blake2b_ctx *ctx, uint8_t *out)
 {
 	size_t i;
 
@@ -185,25 +185,25 @@ void yespower_blake2b_final(yespower_blake2b_ctx *ctx, uint8_t *out)
 	insecure_memzero(ctx, sizeof(*ctx));
 }
 
-int yespower_blake2b(void *out, size_t outlen, const void *key, size_t keylen,
+int pow_blake2b(void *out, size_t outlen, const void *key, size_t keylen,
     const void *in, size_t inlen)
 {
-	yespower_blake2b_ctx ctx;
+	pow_blake2b_ctx ctx;
 
-	if (yespower_blake2b_init(&ctx, outlen, key, keylen))
+	if (pow_blake2b_init(&ctx, outlen, key, keylen))
 		return -1;
-	yespower_blake2b_update(&ctx, in, inlen);
-	yespower_blake2b_final(&ctx, (uint8_t *)out);
+	pow_blake2b_update(&ctx, in, inlen);
+	pow_blake2b_final(&ctx, (uint8_t *)out);
 	return 0;
 }
 
 /* Unkeyed BLAKE2b-256 cannot fail, so its callers need no error path. */
-static void blake2b256_init(yespower_blake2b_ctx *ctx)
+static void blake2b256_init(pow_blake2b_ctx *ctx)
 {
-	(void)yespower_blake2b_init(ctx, HMAC_BYTES, NULL, 0);
+	(void)pow_blake2b_init(ctx, HMAC_BYTES, NULL, 0);
 }
 
-static void absorb_padded_key(yespower_blake2b_ctx *ctx,
+static void absorb_padded_key(pow_blake2b_ctx *ctx,
     const uint8_t *key, size_t keylen, uint8_t padbyte)
 {
 	uint8_t pad[HMAC_PADBYTES];
@@ -214,11 +214,11 @@ static void absorb_padded_key(yespower_blake2b_ctx *ctx,
 		pad[i] ^= key[i];
 
 	blake2b256_init(ctx);
-	yespower_blake2b_update(ctx, pad, sizeof(pad));
+	pow_blake2b_update(ctx, pad, sizeof(pad));
 	insecure_memzero(pad, sizeof(pad));
 }
 
-void yespower_hmac_blake2b256_init(yespower_hmac_blake2b256_ctx *hctx,
+void pow_hmac_blake2b256_init(pow_hmac_blake2b256_ctx *hctx,
     const void *key, size_t keylen)
 {
 	const uint8_t *k = (const uint8_t *)key;
@@ -228,8 +228,8 @@ void yespower_hmac_blake2b256_init(yespower_hmac_blake2b256_ctx *hctx,
 	 * full 64-byte BLAKE2b digest; a 64-byte key is used as is. */
 	if (keylen > HMAC_PADBYTES) {
 		blake2b256_init(&hctx->inner);
-		yespower_blake2b_update(&hctx->inner, k, keylen);
-		yespower_blake2b_final(&hctx->inner, khash);
+		pow_blake2b_update(&hctx->inner, k, keylen);
+		pow_blake2b_final(&hctx->inner, khash);
 		k = khash;
 		keylen = sizeof(khash);
 	}
@@ -239,31 +239,31 @@ void yespower_hmac_blake2b256_init(yespower_hmac_blake2b256_ctx *hctx,
 	insecure_memzero(khash, sizeof(khash));
 }
 
-void yespower_hmac_blake2b256_update(yespower_hmac_blake2b256_ctx *hctx,
+void pow_hmac_blake2b256_update(pow_hmac_blake2b256_ctx *hctx,
     const void *in, size_t inlen)
 {
-	yespower_blake2b_update(&hctx->inner, in, inlen);
+	pow_blake2b_update(&hctx->inner, in, inlen);
 }
 
-void yespower_hmac_blake2b256_final(yespower_hmac_blake2b256_ctx *hctx,
-    uint8_t out[YESPOWER_HMAC_BLAKE2B256_BYTES])
+void pow_hmac_blake2b256_final(pow_hmac_blake2b256_ctx *hctx,
+    uint8_t out[POW_HMAC_BLAKE2B256_BYTES])
 {
 	uint8_t ihash[HMAC_BYTES];
 
-	yespower_blake2b_final(&hctx->inner, ihash);
-	yespower_blake2b_update(&hctx->outer, ihash, sizeof(ihash));
-	yespower_blake2b_final(&hctx->outer, out);
+	pow_blake2b_final(&hctx->inner, ihash);
+	pow_blake2b_update(&hctx->outer, ihash, sizeof(ihash));
+	pow_blake2b_final(&hctx->outer, out);
 	insecure_memzero(ihash, sizeof(ihash));
 }
 
-void yespower_hmac_blake2b256(uint8_t out[YESPOWER_HMAC_BLAKE2B256_BYTES],
+void pow_hmac_blake2b256(uint8_t out[POW_HMAC_BLAKE2B256_BYTES],
     const void *key, size_t keylen, const void *in, size_t inlen)
 {
-	yespower_hmac_blake2b256_ctx hctx;
+	pow_hmac_blake2b256_ctx hctx;
 
-	yespower_hmac_blake2b256_init(&hctx, key, keylen);
-	yespower_hmac_blake2b256_update(&hctx, in, inlen);
-	yespower_hmac_blake2b256_final(&hctx, out);
+	pow_hmac_blake2b256_init(&hctx, key, keylen);
+	pow_hmac_blake2b256_update(&hctx, in, inlen);
+	pow_hmac_blake2b256_final(&hctx, out);
 }
 
 /*
@@ -271,25 +271,25 @@ void yespower_hmac_blake2b256(uint8_t out[YESPOWER_HMAC_BLAKE2B256_BYTES],
  * the same after absorbing S; copying them saves re-deriving the padded
  * key (and re-hashing a long password) on every iteration.
  */
-static void pbkdf2_block(const yespower_hmac_blake2b256_ctx *Pctx,
-    const yespower_hmac_blake2b256_ctx *PSctx, uint32_t blocknum,
+static void pbkdf2_block(const pow_hmac_blake2b256_ctx *Pctx,
+    const pow_hmac_blake2b256_ctx *PSctx, uint32_t blocknum,
     uint64_t c, uint8_t T[HMAC_BYTES])
 {
-	yespower_hmac_blake2b256_ctx hctx;
+	pow_hmac_blake2b256_ctx hctx;
 	uint8_t ivec[4], U[HMAC_BYTES];
 	uint64_t j;
 	size_t k;
 
 	be32enc(ivec, blocknum);
 	hctx = *PSctx;
-	yespower_hmac_blake2b256_update(&hctx, ivec, sizeof(ivec));
-	yespower_hmac_blake2b256_final(&hctx, U);
+	pow_hmac_blake2b256_update(&hctx, ivec, sizeof(ivec));
+	pow_hmac_blake2b256_final(&hctx, U);
 	memcpy(T, U, sizeof(U));
 
 	for (j = 2; j <= c; j++) {
 		hctx = *Pctx;
-		yespower_hmac_blake2b256_update(&hctx, U, sizeof(U));
-		yespower_hmac_blake2b256_final(&hctx, U);
+		pow_hmac_blake2b256_update(&hctx, U, sizeof(U));
+		pow_hmac_blake2b256_final(&hctx, U);
 		for (k = 0; k < sizeof(U); k++)
 			T[k] ^= U[k];
 	}
@@ -297,18 +297,18 @@ static void pbkdf2_block(const yespower_hmac_blake2b256_ctx *Pctx,
 	insecure_memzero(U, sizeof(U));
 }
 
-void yespower_pbkdf2_blake2b256(const uint8_t *passwd, size_t passwdlen,
+void pow_pbkdf2_blake2b256(const uint8_t *passwd, size_t passwdlen,
     const uint8_t *salt, size_t saltlen, uint64_t c,
     uint8_t *buf, size_t dkLen)
 {
-	yespower_hmac_blake2b256_ctx Pctx, PSctx;
+	pow_hmac_blake2b256_ctx Pctx, PSctx;
 	uint8_t T[HMAC_BYTES];
 	size_t done, clen;
 	uint32_t blocknum;
 
-	yespower_hmac_blake2b256_init(&Pctx, passwd, passwdlen);
+	pow_hmac_blake2b256_init(&Pctx, passwd, passwdlen);
 	PSctx = Pctx;
-	yespower_hmac_blake2b256_update(&PSctx, salt, saltlen);
+	pow_hmac_blake2b256_update(&PSctx, salt, saltlen);
 
 	for (done = 0, blocknum = 1; done < dkLen; done += clen, blocknum++) {
 		pbkdf2_block(&Pctx, &PSctx, blocknum, c, T);

@@ -193,7 +193,7 @@ static int run_vector_line(char *line)
 
 		if ((a = hex_decode(f[2], &alen)) &&
 		    (b = hex_decode(f[3], &blen)) &&
-		    !yespower_blake2b(d, outlen, a, alen, b, blen)) {
+		    !pow_blake2b(d, outlen, a, alen, b, blen)) {
 			printf("BLAKE2B %s %s %s = ", f[1], f[2], f[3]);
 			print_hex(d, outlen);
 			ok = 1;

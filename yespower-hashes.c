@@ -20,13 +20,13 @@ static void sha256_hmac(const uint8_t *key, size_t keylen,
 static void blake2b256_hash(const uint8_t *in, size_t len, uint8_t out[32])
 {
 	/* Cannot fail: 32 is a valid output length and there is no key. */
-	(void)yespower_blake2b(out, 32, NULL, 0, in, len);
+	(void)pow_blake2b(out, 32, NULL, 0, in, len);
 }
 
 static void blake2b256_hmac(const uint8_t *key, size_t keylen,
     const uint8_t *in, size_t len, uint8_t out[32])
 {
-	yespower_hmac_blake2b256(out, key, keylen, in, len);
+	pow_hmac_blake2b256(out, key, keylen, in, len);
 }
 
 const yespower_hash_family yespower_family_sha256 = {
@@ -34,5 +34,5 @@ const yespower_hash_family yespower_family_sha256 = {
 };
 
 const yespower_hash_family yespower_family_blake2b = {
-	blake2b256_hash, blake2b256_hmac, yespower_pbkdf2_blake2b256
+	blake2b256_hash, blake2b256_hmac, pow_pbkdf2_blake2b256
 };

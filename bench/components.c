@@ -67,7 +67,7 @@ static uint32_t run_blake2b(bench_part *p, uint64_t count)
 
 	while (count--) {
 		c->buf[0] ^= out[0];
-		yespower_blake2b(out, sizeof(out), NULL, 0, c->buf, c->len);
+		pow_blake2b(out, sizeof(out), NULL, 0, c->buf, c->len);
 	}
 	return out[0];
 }
@@ -81,7 +81,7 @@ static uint32_t run_hmac(bench_part *p, uint64_t count)
 	while (count--) {
 		c->buf[0] ^= out[0];
 		if (c->b2b)
-			yespower_hmac_blake2b256(out, c->buf, c->key_len,
+			pow_hmac_blake2b256(out, c->buf, c->key_len,
 			    c->buf + 64, c->len);
 		else
 			hmac_sha256_buf(c->buf, c->key_len, c->buf + 64,
@@ -97,7 +97,7 @@ static uint32_t run_pbkdf2(bench_part *p, uint64_t count)
 	while (count--) {
 		c->buf[0] ^= c->out[0];
 		if (c->b2b)
-			yespower_pbkdf2_blake2b256(c->buf, 32, c->buf + 64,
+			pow_pbkdf2_blake2b256(c->buf, 32, c->buf + 64,
 			    c->len, 1, c->out, c->out_len);
 		else
 			pbkdf2_sha256(c->buf, 32, c->buf + 64, c->len, 1,

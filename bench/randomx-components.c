@@ -62,7 +62,7 @@ static uint32_t run_blake2b(bench_part *p, uint64_t count)
 
 	while (count--) {
 		r->buf[0] ^= out[0];
-		yespower_blake2b(out, 64, r->buf, 64, NULL, 0);
+		pow_blake2b(out, 64, r->buf, 64, NULL, 0);
 	}
 	return out[0];
 }

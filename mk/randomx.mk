@@ -32,11 +32,13 @@ RX_BUILD = $(B)/randomx
 # x86, see randomx/jit.h) are generic code that emits machine code; they
 # get no ISA flags either.
 RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
-	randomx/superscalar.c randomx/dataset.c randomx/aes.c \
-	randomx/program.c randomx/vm-interp.c randomx/api.c
+	randomx/superscalar.c randomx/reciprocal.c randomx/dataset.c \
+	randomx/cpu.c \
+	randomx/aes.c randomx/program.c randomx/vm-interp.c randomx/api.c
 RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
 	randomx/argon2d-avx512.c \
 	randomx/aes-ni.c randomx/jit-mem.c randomx/jit-x86.c \
+	randomx/jit-x86-int.c randomx/jit-x86-fp.c randomx/jit-x86-ctl.c \
 	randomx/jit-superscalar-x86.c
 RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
 	yespower-platform.c

@@ -18,13 +18,7 @@
 #include <string.h>
 
 #include "randomx/aes.h"
-#include "cpu-features.h"
-#ifdef RX_A64_ISAS
-#include <sys/auxv.h>
-#ifndef HWCAP_AES
-#define HWCAP_AES (1 << 3)	/* Linux's arm64 hwcap for AESE/AESD */
-#endif
-#endif
+#include "randomx/cpu.h"
 #include "sysendian.h"
 
 const uint8_t rx_aes_gen1r_keys[64] = {
@@ -387,11 +381,11 @@ const rx_aes_impl rx_aes_soft = {
 const rx_aes_impl *rx_aes_hard(void)
 {
 #ifdef RX_X86_ISAS
-	if (pow_cpu_has(POW_CPU_AES))
+	if (rx_cpu_uses(RX_USE_AESNI))
 		return &rx_aes_aesni;
 #endif
 #ifdef RX_A64_ISAS
-	if (getauxval(AT_HWCAP) & HWCAP_AES)
+	if (rx_cpu_uses(RX_USE_ARMV8_AES))
 		return &rx_aes_armv8;
 #endif
 	return NULL;

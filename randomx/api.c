@@ -264,7 +264,7 @@ static void key_digest(uint8_t digest[64], const void *key, size_t keySize)
 
 	le64enc(&lens[0], argon_len);
 	le64enc(&lens[8], gen_len);
-	yespower_blake2b(digest, 64, lens, sizeof(lens), key,
+	pow_blake2b(digest, 64, lens, sizeof(lens), key,
 	    (size_t)(argon_len > gen_len ? argon_len : gen_len));
 }
 
@@ -528,7 +528,7 @@ static void fill_ff(void *output)
 /* Steps 2 to 4: the seed of input, and the scratchpad filled from it. */
 static void start_hash(randomx_vm *vm, const void *input, size_t size)
 {
-	yespower_blake2b(vm->seed, 64, NULL, 0, input, size);
+	pow_blake2b(vm->seed, 64, NULL, 0, input, size);
 	vm->st.aes->fill1r(vm->seed, vm->st.scratchpad, RX_SCRATCHPAD_L3);
 }
 
@@ -590,7 +590,7 @@ static void run_programs(randomx_vm *vm)
 		run_program(vm);
 		if (i + 1 < RX_PROGRAM_COUNT) {
 			rx_vm_regfile_bytes(&vm->st.regs, regfile);
-			yespower_blake2b(vm->seed, 64, NULL, 0, regfile,
+			pow_blake2b(vm->seed, 64, NULL, 0, regfile,
 			    sizeof(regfile));
 		}
 	}
@@ -606,7 +606,7 @@ static void finish_hash(randomx_vm *vm, const uint8_t fingerprint[64],
 	for (i = 0; i < 8; i++)
 		vm->st.regs.a[i] = le64dec(fingerprint + 8 * i);
 	rx_vm_regfile_bytes(&vm->st.regs, regfile);
-	yespower_blake2b(out, sizeof(out), NULL, 0, regfile, sizeof(regfile));
+	pow_blake2b(out, sizeof(out), NULL, 0, regfile, sizeof(regfile));
 	if (output)
 		memcpy(output, out, sizeof(out));
 }
@@ -667,7 +667,7 @@ void randomx_calculate_hash_next(randomx_vm *machine, const void *nextInput,
 	run_programs(machine);
 	if (next_ok) {
 		/* Hash this scratchpad while refilling it for the next one. */
-		yespower_blake2b(machine->seed, 64, NULL, 0, nextInput,
+		pow_blake2b(machine->seed, 64, NULL, 0, nextInput,
 		    nextInputSize);
 		machine->st.aes->hash_fill1r(machine->st.scratchpad,
 		    RX_SCRATCHPAD_L3, fingerprint, machine->seed);
@@ -705,7 +705,7 @@ void randomx_calculate_hash_last(randomx_vm *machine, void *output)
 void randomx_calculate_commitment(const void *input, size_t inputSize,
     const void *hash_in, void *com_out)
 {
-	yespower_blake2b_ctx ctx;
+	pow_blake2b_ctx ctx;
 	uint8_t out[RANDOMX_HASH_SIZE];
 
 	if (!com_out)
@@ -714,9 +714,9 @@ void randomx_calculate_commitment(const void *input, size_t inputSize,
 		fill_ff(com_out);
 		return;
 	}
-	yespower_blake2b_init(&ctx, RANDOMX_HASH_SIZE, NULL, 0);
-	yespower_blake2b_update(&ctx, input, inputSize);
-	yespower_blake2b_update(&ctx, hash_in, RANDOMX_HASH_SIZE);
-	yespower_blake2b_final(&ctx, out);
+	pow_blake2b_init(&ctx, RANDOMX_HASH_SIZE, NULL, 0);
+	pow_blake2b_update(&ctx, input, inputSize);
+	pow_blake2b_update(&ctx, hash_in, RANDOMX_HASH_SIZE);
+	pow_blake2b_final(&ctx, out);
 	memcpy(com_out, out, sizeof(out));
 }

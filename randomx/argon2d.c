@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "blake2b.h"
-#include "cpu-features.h"
+#include "randomx/cpu.h"
 #include "sysendian.h"
 #include "randomx/argon2d.h"
 
@@ -21,37 +21,37 @@
 void rx_argon2_hash_long(uint8_t *out, size_t outlen, const void *in,
     size_t inlen)
 {
-	yespower_blake2b_ctx ctx;
+	pow_blake2b_ctx ctx;
 	uint8_t len[4], v[64];
 
 	le32enc(len, (uint32_t)outlen);
-	yespower_blake2b_init(&ctx, outlen < 64 ? outlen : 64, NULL, 0);
-	yespower_blake2b_update(&ctx, len, sizeof(len));
-	yespower_blake2b_update(&ctx, in, inlen);
+	pow_blake2b_init(&ctx, outlen < 64 ? outlen : 64, NULL, 0);
+	pow_blake2b_update(&ctx, len, sizeof(len));
+	pow_blake2b_update(&ctx, in, inlen);
 	if (outlen <= 64) {
-		yespower_blake2b_final(&ctx, out);
+		pow_blake2b_final(&ctx, out);
 		return;
 	}
 	/* Longer outputs: a chain of 64-byte hashes, each giving its first
 	 * half, and a last hash of exactly the bytes still missing. */
-	yespower_blake2b_final(&ctx, v);
+	pow_blake2b_final(&ctx, v);
 	for (;;) {
 		memcpy(out, v, 32);
 		out += 32;
 		outlen -= 32;
 		if (outlen <= 64)
 			break;
-		yespower_blake2b(v, 64, NULL, 0, v, 64);
+		pow_blake2b(v, 64, NULL, 0, v, 64);
 	}
-	yespower_blake2b(out, outlen, NULL, 0, v, 64);
+	pow_blake2b(out, outlen, NULL, 0, v, 64);
 }
 
-static void absorb_u32(yespower_blake2b_ctx *ctx, uint32_t x)
+static void absorb_u32(pow_blake2b_ctx *ctx, uint32_t x)
 {
 	uint8_t b[4];
 
 	le32enc(b, x);
-	yespower_blake2b_update(ctx, b, sizeof(b));
+	pow_blake2b_update(ctx, b, sizeof(b));
 }
 
 /*
@@ -63,9 +63,9 @@ static void initial_hash(uint8_t h0[H0_BYTES], uint32_t blocks,
     uint32_t passes, const void *pwd, size_t pwdlen, const void *salt,
     size_t saltlen)
 {
-	yespower_blake2b_ctx ctx;
+	pow_blake2b_ctx ctx;
 
-	yespower_blake2b_init(&ctx, H0_BYTES, NULL, 0);
+	pow_blake2b_init(&ctx, H0_BYTES, NULL, 0);
 	absorb_u32(&ctx, RX_ARGON2_LANES);
 	absorb_u32(&ctx, 0);
 	absorb_u32(&ctx, blocks);
@@ -73,12 +73,12 @@ static void initial_hash(uint8_t h0[H0_BYTES], uint32_t blocks,
 	absorb_u32(&ctx, ARGON2_VERSION);
 	absorb_u32(&ctx, ARGON2_TYPE_D);
 	absorb_u32(&ctx, (uint32_t)pwdlen);
-	yespower_blake2b_update(&ctx, pwd, pwdlen);
+	pow_blake2b_update(&ctx, pwd, pwdlen);
 	absorb_u32(&ctx, (uint32_t)saltlen);
-	yespower_blake2b_update(&ctx, salt, saltlen);
+	pow_blake2b_update(&ctx, salt, saltlen);
 	absorb_u32(&ctx, 0);
 	absorb_u32(&ctx, 0);
-	yespower_blake2b_final(&ctx, h0);
+	pow_blake2b_final(&ctx, h0);
 }
 
 /* Block k (0 or 1) of the lane: H'(1024, H0 || LE32(k) || LE32(lane 0)). */
@@ -101,14 +101,12 @@ int rx_argon2_impl_available(rx_argon2_impl impl)
 	switch (impl) {
 	case RX_ARGON2_PORTABLE:
 		return 1;
-#ifdef RX_X86_ISAS
 	case RX_ARGON2_SSSE3:
-		return pow_cpu_has(POW_CPU_SSSE3);
+		return rx_cpu_uses(RX_USE_ARGON2_SSSE3);
 	case RX_ARGON2_AVX2:
-		return pow_cpu_has(POW_CPU_AVX2);
+		return rx_cpu_uses(RX_USE_ARGON2_AVX2);
 	case RX_ARGON2_AVX512:
-		return pow_cpu_has(POW_CPU_AVX512F);
-#endif
+		return rx_cpu_uses(RX_USE_ARGON2_AVX512);
 	default:
 		return 0;
 	}

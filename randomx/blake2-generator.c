@@ -28,7 +28,7 @@ static void refill_if_short(rx_blake2_generator *gen, size_t need)
 
 	if (gen->used + need <= sizeof(gen->data))
 		return;
-	yespower_blake2b(next, sizeof(next), NULL, 0, gen->data,
+	pow_blake2b(next, sizeof(next), NULL, 0, gen->data,
 	    sizeof(gen->data));
 	memcpy(gen->data, next, sizeof(next));
 	gen->used = 0;

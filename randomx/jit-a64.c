@@ -40,7 +40,7 @@
 
 #include "randomx/jit.h"
 
-#if RX_HAVE_JIT && defined(__aarch64__)
+#if RX_JIT_A64
 
 #include "randomx/jit-a64-asm.h"
 #include "randomx/jit-a64.h"
@@ -858,22 +858,6 @@ const void *rx_jit_vm_code(const rx_jit_vm *j)
 	return j->mem.base;
 }
 
-unsigned rx_jit_features(void)
-{
-	return 0;
-}
-
-int rx_jit_rounding_copies(int v2)
-{
-	(void)v2;
-	return 0;
-}
-
-void rx_jit_limit_features(unsigned mask)
-{
-	(void)mask;
-}
-
 int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 {
 	compiler c;
@@ -983,4 +967,4 @@ void rx_jit_vm_run_program(rx_jit_vm *j, rx_vm_state *vm,
 	rx_vm_execute(vm);
 }
 
-#endif /* RX_HAVE_JIT && __aarch64__ */
+#endif /* RX_JIT_A64 */

@@ -26,7 +26,7 @@
 
 #include "randomx/jit.h"
 
-#if RX_HAVE_JIT && defined(__aarch64__)
+#if RX_JIT_A64
 
 #include "randomx/jit-a64-asm.h"
 #include "randomx/jit-a64.h"
@@ -339,4 +339,4 @@ void rx_ss_jit_dataset_init(const rx_ss_jit *j, const rx_cache_state *c,
 	}
 }
 
-#endif /* RX_HAVE_JIT && __aarch64__ */
+#endif /* RX_JIT_A64 */

@@ -37,9 +37,8 @@
 
 #include "randomx/jit.h"
 
-#if RX_HAVE_JIT
+#if RX_JIT_X86_64
 
-#include "cpu-features.h"
 #include "randomx/jit-x86-asm.h"
 #include "sysendian.h"
 
@@ -516,14 +515,14 @@ int rx_ss_jit_compile(rx_ss_jit *j, const rx_cache_state *c)
 
 	rx_asm v;
 	vcompiler vc;
-	int avx2 = (rx_jit_features() & POW_CPU_AVX2) != 0;
+	int avx2 = rx_cpu_uses(RX_USE_JIT_SS_AVX2);
 
 	j->fn = NULL;
 	j->vfn = NULL;
 	if (rx_exec_writable(&j->mem))
 		return -1;
 	rx_asm_init(&a, j->mem.base + SS_SCALAR_AT, SS_CODE_BYTES);
-	emit_routine(&a, c, (rx_jit_features() & POW_CPU_BMI2) != 0);
+	emit_routine(&a, c, rx_cpu_uses(RX_USE_JIT_MULX));
 	if (avx2) {
 		rx_asm_init(&v, j->mem.base + SS_VCODE_AT, SS_VCODE_BYTES);
 		vc.a = &v;
@@ -624,4 +623,4 @@ void rx_ss_jit_dataset_init(const rx_ss_jit *j, const rx_cache_state *c,
 	}
 }
 
-#endif /* RX_HAVE_JIT */
+#endif /* RX_JIT_X86_64 */

@@ -480,6 +480,244 @@ static inline void rx_call_reg(rx_asm *a, int reg)
 	rx_op(a, 0, 0, 0xff, 1, 2, rx_reg(reg), 0);
 }
 
+/* jmp reg */
+static inline void rx_jmp_reg(rx_asm *a, int reg)
+{
+	rx_op(a, 0, 0, 0xff, 1, 4, rx_reg(reg), 0);
+}
+
+/* kmovw k, r32 (AVX-512: an opmask register from a 32-bit register) */
+static inline void rx_kmovw_k_r32(rx_asm *a, int k, int reg)
+{
+	rx_b(a, 0xc5);
+	rx_b(a, 0xf8);
+	rx_b(a, 0x92);
+	rx_b(a, (uint8_t)(0xc0 | (k & 7) << 3 | (reg & 7)));
+}
+
+/* lea reg, [rip]: the address of the next instruction */
+static inline void rx_lea_next(rx_asm *a, int reg)
+{
+	rx_op(a, 0, 1, 0x8d, 1, reg, rx_rip(rx_asm_here(a) + 7), 0);
+}
+
+/*
+ * ---- templates: the program compiler's fast path ----
+ *
+ * The byte writers below put one instruction at p and return the address
+ * after it, with no operand structure and no overflow check: the caller
+ * has checked for room once.  Compiling a program's operations runs eight
+ * times a hash, and going through rx_op for each was most of the compile
+ * time.  Registers are hardware numbers as above; "r" operands are
+ * 64-bit general registers (REX.W), "x" operands XMM registers.
+ */
+typedef uint8_t *rx_bp;
+
+static inline rx_bp rx_t_put32(rx_bp p, uint32_t x)
+{
+	memcpy(p, &x, 4);
+	return p + 4;
+}
+
+/* REX.W with R from reg and B from rm (reg and rm 0 .. 15) */
+static inline uint8_t rx_t_rexw(int reg, int rm)
+{
+	return (uint8_t)(0x48 | (reg & 8) >> 1 | (rm & 8) >> 3);
+}
+
+/* A ModRM byte for two registers (mod 3). */
+static inline uint8_t rx_t_modrm_rr(int reg, int rm)
+{
+	return (uint8_t)(0xc0 | (reg & 7) << 3 | (rm & 7));
+}
+
+/* op d, s: the 64-bit r, r/m form of one-byte opcode opc */
+static inline rx_bp rx_t_rr(rx_bp p, unsigned opc, int d, int s)
+{
+	p[0] = rx_t_rexw(d, s);
+	p[1] = (uint8_t)opc;
+	p[2] = rx_t_modrm_rr(d, s);
+	return p + 3;
+}
+
+/* mov d32, s32 (the upper half of d cleared) */
+static inline rx_bp rx_t_mov32_rr(rx_bp p, int d, int s)
+{
+	if ((d | s) & 8)
+		*p++ = (uint8_t)(0x40 | (d & 8) >> 1 | (s & 8) >> 3);
+	p[0] = 0x8b;
+	p[1] = rx_t_modrm_rr(d, s);
+	return p + 2;
+}
+
+/* REX.W [0F] opc for an r, r/m form whose ModRM the caller writes */
+static inline rx_bp rx_t_rexw_op(rx_bp p, int reg, int rm, unsigned opc,
+    int two_byte)
+{
+	*p++ = rx_t_rexw(reg, rm);
+	if (two_byte)
+		*p++ = 0x0f;
+	*p++ = (uint8_t)opc;
+	return p;
+}
+
+/* ModRM (+ SIB) + disp8/disp32 for [base + disp], field reg */
+static inline rx_bp rx_t_disp(rx_bp p, int reg, int base, int32_t disp)
+{
+	int mod8 = rx_fits_i8(disp);
+
+	*p++ = (uint8_t)((mod8 ? 0x40 : 0x80) | (reg & 7) << 3 | (base & 7));
+	if ((base & 7) == 4)
+		*p++ = 0x24;
+	if (mod8) {
+		*p++ = (uint8_t)(int8_t)disp;
+		return p;
+	}
+	return rx_t_put32(p, (uint32_t)disp);
+}
+
+/* lea d, [d + s * 2^shift + k] (no displacement byte when k is 0) */
+static inline rx_bp rx_t_lea_add(rx_bp p, int d, int s, unsigned shift,
+    int32_t k)
+{
+	int mod = k == 0 && (d & 7) != 5 ? 0 : rx_fits_i8(k) ? 1 : 2;
+
+	p[0] = (uint8_t)(0x48 | (d & 8) >> 1 | (s & 8) >> 2 | (d & 8) >> 3);
+	p[1] = 0x8d;
+	p[2] = (uint8_t)(mod << 6 | (d & 7) << 3 | 4);
+	p[3] = (uint8_t)(shift << 6 | (s & 7) << 3 | (d & 7));
+	p += 4;
+	if (mod == 1)
+		*p++ = (uint8_t)(int8_t)k;
+	else if (mod == 2)
+		p = rx_t_put32(p, (uint32_t)k);
+	return p;
+}
+
+/* Group 1 with an immediate on d (0 add, 4 and, 6 xor...), short if fits */
+static inline rx_bp rx_t_alu_ri(rx_bp p, int digit, int d, int32_t imm)
+{
+	*p++ = rx_t_rexw(0, d);
+	if (rx_fits_i8(imm)) {
+		*p++ = 0x83;
+		*p++ = rx_t_modrm_rr(digit, d);
+		*p++ = (uint8_t)(int8_t)imm;
+		return p;
+	}
+	*p++ = 0x81;
+	*p++ = rx_t_modrm_rr(digit, d);
+	return rx_t_put32(p, (uint32_t)imm);
+}
+
+/* imul d, s */
+static inline rx_bp rx_t_imul_rr(rx_bp p, int d, int s)
+{
+	p = rx_t_rexw_op(p, d, s, 0xaf, 1);
+	*p++ = rx_t_modrm_rr(d, s);
+	return p;
+}
+
+/* imul d, s, imm32 */
+static inline rx_bp rx_t_imul_rri(rx_bp p, int d, int s, int32_t imm)
+{
+	p = rx_t_rexw_op(p, d, s, 0x69, 0);
+	*p++ = rx_t_modrm_rr(d, s);
+	return rx_t_put32(p, (uint32_t)imm);
+}
+
+/* mov r, imm64 (always the ten-byte form) */
+static inline rx_bp rx_t_mov_imm64(rx_bp p, int r, uint64_t imm)
+{
+	p[0] = rx_t_rexw(0, r);
+	p[1] = (uint8_t)(0xb8 | (r & 7));
+	memcpy(p + 2, &imm, 8);
+	return p + 10;
+}
+
+/* Group 3 on register r: 3 neg, 4 mul, 5 imul (rdx:rax = rax * r) */
+static inline rx_bp rx_t_grp3_r(rx_bp p, int digit, int r)
+{
+	p[0] = rx_t_rexw(0, r);
+	p[1] = 0xf7;
+	p[2] = rx_t_modrm_rr(digit, r);
+	return p + 3;
+}
+
+/* Rotations (group 2) of r: digit 0 rol, 1 ror; by cl, or by n */
+static inline rx_bp rx_t_rot_cl(rx_bp p, int digit, int r)
+{
+	p[0] = rx_t_rexw(0, r);
+	p[1] = 0xd3;
+	p[2] = rx_t_modrm_rr(digit, r);
+	return p + 3;
+}
+
+static inline rx_bp rx_t_rot_imm(rx_bp p, int digit, int r, unsigned n)
+{
+	p[0] = rx_t_rexw(0, r);
+	p[1] = 0xc1;
+	p[2] = rx_t_modrm_rr(digit, r);
+	p[3] = (uint8_t)n;
+	return p + 4;
+}
+
+/*
+ * mulx hi, rax, src (BMI2, rdx * src) up to the ModRM byte, which the
+ * caller writes: hi is r8 .. r15; src a register r8 .. r15 (mem 0) or
+ * memory with base and index below r8 (mem 1).
+ */
+static inline rx_bp rx_t_mulx_rax(rx_bp p, int mem)
+{
+	p[0] = 0xc4;
+	p[1] = mem ? 0x62 : 0x42;	/* R set; B set for a register */
+	p[2] = 0xfb;			/* W1, vvvv = rax, F2 */
+	p[3] = 0xf6;
+	return p + 4;
+}
+
+/* An SSE op x d, x s: [pfx] [REX] 0F opc ModRM */
+static inline rx_bp rx_t_sse(rx_bp p, unsigned pfx, unsigned opc, int d,
+    int s)
+{
+	if (pfx)
+		*p++ = (uint8_t)pfx;
+	if ((d | s) & 8)
+		*p++ = (uint8_t)(0x40 | (d & 8) >> 1 | (s & 8) >> 3);
+	p[0] = 0x0f;
+	p[1] = (uint8_t)opc;
+	p[2] = rx_t_modrm_rr(d, s);
+	return p + 3;
+}
+
+/* The same up to the ModRM byte, for a memory source the caller writes */
+static inline rx_bp rx_t_sse_m(rx_bp p, unsigned pfx, unsigned opc, int d)
+{
+	if (pfx)
+		*p++ = (uint8_t)pfx;
+	if (d & 8)
+		*p++ = 0x44;
+	p[0] = 0x0f;
+	p[1] = (uint8_t)opc;
+	return p + 2;
+}
+
+/*
+ * EVEX.512.66.0F.W1 opc d{k1}{z}, v, s with embedded rounding (b set, L'L
+ * the rounding control: round to nearest here; the byte holding it is
+ * p + 3, which the caller may change).  v = 0 where the operation has one
+ * source.
+ */
+static inline rx_bp rx_t_evex_er(rx_bp p, unsigned opc, int d, int v, int s)
+{
+	p[0] = 0x62;
+	p[1] = (uint8_t)((~d & 8) << 4 | 0x40 | (~s & 8) << 2 | 0x10 | 0x01);
+	p[2] = (uint8_t)(0x80 | (~v & 15) << 3 | 0x04 | 0x01);
+	p[3] = 0x80 | 0x10 | 0x08 | 0x01;
+	p[4] = (uint8_t)opc;
+	p[5] = rx_t_modrm_rr(d, s);
+	return p + 6;
+}
+
 /*
  * A conditional jump (cc: 4 z, 5 nz, 2 b, 3 ae...) or, with cc < 0, a
  * jmp, to an address already emitted (backward) or at least known.

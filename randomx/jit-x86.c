@@ -5,20 +5,11 @@
  * interpreter (the same operations, no-ops left out, CBRANCH targets in
  * the decoded numbering), one instruction word at a time, and each
  * operation becomes one to six x86 instructions inside the program loop
- * of chapter 4.6.2, which is compiled around it.  Registers
- * live in machine registers throughout:
- *
- *	r8 .. r15	r0 .. r7
- *	xmm0 .. xmm3	f0 .. f3	xmm4 .. xmm7	e0 .. e3
- *	xmm8 .. xmm11	a0 .. a3	xmm12		scratch
- *	xmm13		group E AND mask (the low 56 bits of each half)
- *	xmm14		group E OR mask (the program's, 4.5.6)
- *	xmm15		FSCAL_R's XOR mask
- *	rsi		scratchpad	rdi	dataset + datasetOffset
- *	rbp		the memory registers: v1 ma:mx (mx in the low half),
- *			v2 mx:ma (ma in the low half), so that the one the
- *			iteration XORs is always the low half
- *	rbx		iterations left	rax, rcx, rdx	scratch
+ * of chapter 4.6.2, which is compiled around it.  Registers live in
+ * machine registers throughout (jit-x86.h has the allocation).  Each
+ * operation's code comes from its emitter, picked from a table by
+ * operation (emitters below); the emitters are grouped by kind in
+ * jit-x86-int.c, jit-x86-fp.c and jit-x86-ctl.c.
  *
  * The rounding mode is MXCSR's RC field, which has fprc's encoding; the
  * caller's MXCSR is saved and restored.  Group E conversion and FP
@@ -38,36 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "randomx/jit.h"
+#include "randomx/jit-x86.h"
 
-#if RX_HAVE_JIT
+#if RX_JIT_X86_64
 
-#include <fenv.h>
-
-#include "cpu-features.h"
-#include "randomx/jit-x86-asm.h"
 #include "randomx/program-decode.h"
-
-/*
- * Code memory: the constant pool, then the code, on its own page.  The
- * code has room for a head and four copies of a v1 loop COPY_STRIDE apart
- * from a COPY_ALIGN boundary (see emit_copies).
- */
-#define POOL_BYTES 4096
-#define CODE_BYTES 69632
-#define JIT_BYTES (POOL_BYTES + CODE_BYTES)
-#define COPY_STRIDE 8192u	/* = 1 << 13: the copy of mode m at m << 13 */
-#define COPY_ALIGN (4 * COPY_STRIDE)
-#define COPY_MODE_BITS 0x6000u	/* bits 13-14: MXCSR's RC, and the copy */
-
-#define VREG(i) (RX_R8 + (i))	/* integer register ri */
-#define XA(i) (8 + (i))		/* ai */
-#define XTMP 12
-#define XEAND 13
-#define XEOR 14
-#define XSCALE 15
-
-#define MXCSR_DEFAULT 0x1f80u	/* all exceptions masked, round to nearest */
 
 /* Most light items computed at once: two in v1, three in v2. */
 #define LIGHT_GROUP 3
@@ -118,481 +84,47 @@ struct rx_jit_vm {
 static const int callee_saved[SAVED_REGS] = {
 	RX_RBX, RX_RBP, RX_R12, RX_R13, RX_R14, RX_R15
 };
-#define F_CTX 0
-#define F_SP0 8		/* scratchpad + spAddr0: where F is stored */
-#define F_SP1 16	/* scratchpad + spAddr1: where R is stored */
-#define F_MXCSR 24	/* CFROUND's new MXCSR */
-#define F_CALLER_MXCSR 28
-#define F_XMM 32	/* 16 x 16 bytes around calls to C */
-#define F_GPR (F_XMM + 256)	/* r8 .. r11, rsi, rdi */
-#define F_ENTRY (F_GPR + 48)	/* emit_copies: the copy to start in */
-#define FRAME (F_GPR + 48 + 8)	/* + 8: 16-byte aligned after 6 pushes */
-
 _Static_assert(FRAME % 16 == 8, "the frame keeps calls 16-byte aligned");
 
 /* ---- compiling one program ---- */
 
-typedef struct {
-	rx_asm a;
-	size_t *head_len, *top;	/* the VM's: emitted once */
-	int *head_copies;
-	uint64_t *pool;		/* POOL_BYTES / 8 constants */
-	unsigned npool;
-	uint32_t *pos;
-	int bmi2, v2, full, hard_aes;
-	/* emit_copies: AVX-512 rounding, and where each operation's mode is */
-	int copies;
-	size_t copy_base;
-	unsigned nrc;
-	uint16_t rc_at[RX_PROGRAM_MAX_SIZE];
-	void (*mix_fe)(uint64_t f[8], const uint64_t e[8]);
-} compiler;
-
-/* A 64-bit constant in the pool, as a RIP-relative operand. */
-static rx_rm pool_const(compiler *c, uint64_t k)
-{
-	unsigned i;
-
-	for (i = 0; i < c->npool; i++)
-		if (c->pool[i] == k)
-			return rx_rip(&c->pool[i]);
-	if (c->npool == POOL_BYTES / 8) {
-		c->a.overflow = 1;
-		return rx_rip(&c->pool[0]);
-	}
-	c->pool[c->npool] = k;
-	return rx_rip(&c->pool[c->npool++]);
-}
-
-/* dst += k (a 64-bit constant) */
-static void emit_add_const(compiler *c, int dst, uint64_t k)
-{
-	if (rx_fits_i32((int64_t)k)) {
-		rx_alu_imm(&c->a, 1, 0, rx_reg(dst), (int32_t)k);
-	} else if (rx_fits_i32(-(int64_t)k)) {
-		rx_alu_imm(&c->a, 1, 5, rx_reg(dst), (int32_t)-(int64_t)k);
-	} else if (c->copies) {
-		/* the pool is RIP-relative, and the copies move */
-		rx_mov_imm(&c->a, RX_RAX, k);
-		rx_alu(&c->a, RX_ADD, dst, rx_reg(RX_RAX));
-	} else {
-		rx_alu(&c->a, RX_ADD, dst, pool_const(c, k));
-	}
-}
+typedef rx_x86_compiler compiler;
 
 /*
- * CFROUND: the new mode into MXCSR or, with emit_copies, a jump to the
- * same place in the new mode's copy: this address with bits 13-14 (the
- * copy's number) replaced by the mode.
+ * Each operation's emitter.  The table is constant and indexed by a
+ * constant in each of the decoder's cases (emit_program), so the compiler
+ * turns each lookup into a direct call.
  */
-static void emit_cfround(compiler *c, const rx_insn *in)
-{
-	static const uint8_t to_copy[] = {
-		0x48, 0x8d, 0x0d, 12, 0, 0, 0,	/* lea rcx, [rip + 12] */
-		0x48, 0x81, 0xe1, 0xff, 0x9f, 0xff, 0xff, /* and rcx, ~0x6000 */
-		0x48, 0x09, 0xc1,		/* or rcx, rax */
-		0xff, 0xe1			/* jmp rcx */
-	};
-	rx_asm *a = &c->a;
-	unsigned rot = (13 - (unsigned)in->imm) & 63;
-	size_t skip = 0;
+static rx_x86_emitter *const emitters[RX_OP_COUNT] = {
+	[RX_OP_IADD_RS] = rx_x86_iadd_rs, [RX_OP_IADD_M] = rx_x86_iadd_m,
+	[RX_OP_IADD_C] = rx_x86_iadd_c, [RX_OP_ISUB_R] = rx_x86_isub_r,
+	[RX_OP_ISUB_M] = rx_x86_isub_m, [RX_OP_IMUL_R] = rx_x86_imul_r,
+	[RX_OP_IMUL_M] = rx_x86_imul_m, [RX_OP_IMUL_C] = rx_x86_imul_c,
+	[RX_OP_IMULH_R] = rx_x86_imulh_r, [RX_OP_IMULH_M] = rx_x86_imulh_m,
+	[RX_OP_ISMULH_R] = rx_x86_ismulh_r,
+	[RX_OP_ISMULH_M] = rx_x86_ismulh_m,
+	[RX_OP_INEG_R] = rx_x86_ineg_r, [RX_OP_IXOR_R] = rx_x86_ixor_r,
+	[RX_OP_IXOR_M] = rx_x86_ixor_m, [RX_OP_IXOR_C] = rx_x86_ixor_c,
+	[RX_OP_IROR_R] = rx_x86_iror_r, [RX_OP_IROL_R] = rx_x86_irol_r,
+	[RX_OP_IROR_C] = rx_x86_iror_c, [RX_OP_ISWAP_R] = rx_x86_iswap_r,
+	[RX_OP_FSWAP_R] = rx_x86_fswap_r, [RX_OP_FADD_R] = rx_x86_fadd_r,
+	[RX_OP_FADD_M] = rx_x86_fadd_m, [RX_OP_FSUB_R] = rx_x86_fsub_r,
+	[RX_OP_FSUB_M] = rx_x86_fsub_m, [RX_OP_FSCAL_R] = rx_x86_fscal_r,
+	[RX_OP_FMUL_R] = rx_x86_fmul_r, [RX_OP_FDIV_M] = rx_x86_fdiv_m,
+	[RX_OP_FSQRT_R] = rx_x86_fsqrt_r, [RX_OP_CBRANCH] = rx_x86_cbranch,
+	[RX_OP_CFROUND] = rx_x86_cfround, [RX_OP_ISTORE] = rx_x86_istore,
+};
 
-	/* rotl by 13 - imm: bits 0-1 of the rotated value land in RC */
-	rx_alu(a, RX_MOV, RX_RAX, rx_reg(VREG(in->src)));
-	if (rot)
-		rx_shift_imm(a, 1, 0, RX_RAX, rot);
-	if (c->v2) {
-		/* v2 takes the new mode only if bits 2-5 are zero */
-		rx_test_imm(a, 0, rx_reg(RX_RAX), 0x3c << 13);
-		skip = rx_jump8_fwd(a, 5);
-	}
-	rx_alu_imm(a, 0, 4, rx_reg(RX_RAX), COPY_MODE_BITS);
-	if (c->copies) {
-		memcpy(a->buf + a->pos, to_copy, sizeof(to_copy));
-		a->pos += sizeof(to_copy);
-	} else {
-		rx_alu_imm(a, 0, 1, rx_reg(RX_RAX), MXCSR_DEFAULT);
-		rx_store32(a, rx_mem(RX_RSP, F_MXCSR), RX_RAX);
-		rx_ldmxcsr(a, rx_mem(RX_RSP, F_MXCSR));
-	}
-	if (c->v2)
-		rx_patch8(a, skip);
-}
-
-/*
- * The operations are written byte by byte from templates rather than
- * through the general encoder: compiling runs eight times a hash, and
- * this is most of it.  Every register here is fixed by the allocation
- * above (r8..r15, xmm0..xmm15, rax/rcx/rdx, rsi), so each template is a
- * few constant bytes with register numbers ORed in.
- */
-typedef uint8_t *bp;
-
-static inline bp put32(bp p, uint32_t x)
-{
-	memcpy(p, &x, 4);
-	return p + 4;
-}
-
-/* REX.W with R = 1 (reg field r8..r15) and B from rm */
-#define REX_WRB(rm) (0x4c | ((rm) >> 3))
-
-/* op d, s with d and s in r8..r15 (the r, r/m form of opcode opc) */
-static inline bp t_rr(bp p, unsigned opc, int d, int s)
-{
-	p[0] = 0x4d;
-	p[1] = (uint8_t)opc;
-	p[2] = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
-	return p + 3;
-}
-
-/* ModRM (+ SIB) + disp for [base + disp], base r8..r15, 32-bit or 8-bit */
-static inline bp t_disp(bp p, int reg, int base, int32_t disp)
-{
-	int mod8 = rx_fits_i8(disp);
-
-	*p++ = (uint8_t)((mod8 ? 0x40 : 0x80) | (reg & 7) << 3 | (base & 7));
-	if ((base & 7) == 4)
-		*p++ = 0x24;
-	if (mod8) {
-		*p++ = (uint8_t)(int8_t)disp;
-		return p;
-	}
-	return put32(p, (uint32_t)disp);
-}
-
-/*
- * The address of a scratchpad operand: tmp (rax or rcx) = (r + imm) &
- * mask; then the ModRM byte for [rsi + tmp] with register field reg.
- * Returns where the ModRM byte goes; *after is set past the SIB.  For the
- * immediate-only form (reg RX_REG_ZERO) it is [rsi + disp32].
- */
-static inline bp t_addr(bp p, const rx_insn *in, unsigned areg, int tmp)
-{
-	if (areg == RX_REG_ZERO)
-		return p;
-	*p++ = 0x41;		/* lea tmp32, [r + imm] */
-	*p++ = 0x8d;
-	p = t_disp(p, tmp, VREG(areg), (int32_t)in->imm);
-	if (tmp == RX_RAX) {
-		*p++ = 0x25;	/* and eax, imm32 */
-	} else {
-		*p++ = 0x81;	/* and ecx, imm32 */
-		*p++ = 0xe1;
-	}
-	return put32(p, in->mask);
-}
-
-/* The ModRM/SIB/disp of [rsi + tmp] (or [rsi + imm & mask]), field reg. */
-static inline bp t_mem(bp p, const rx_insn *in, unsigned areg, int tmp,
-    int reg)
-{
-	if (areg == RX_REG_ZERO) {
-		*p++ = (uint8_t)(0x86 | (reg & 7) << 3);
-		return put32(p, (uint32_t)in->imm & in->mask);
-	}
-	*p++ = (uint8_t)(0x04 | (reg & 7) << 3);
-	*p++ = tmp == RX_RAX ? 0x06 : 0x0e;
-	return p;
-}
-
-/* op d, [scratchpad operand] (64-bit, opcode bytes op0 [op1]) */
-static inline bp t_rm(bp p, const rx_insn *in, unsigned opc, int nopc, int d)
-{
-	p = t_addr(p, in, in->src, RX_RAX);
-	*p++ = 0x4c;		/* REX.W R */
-	if (nopc == 2)
-		*p++ = 0x0f;
-	*p++ = (uint8_t)opc;
-	return t_mem(p, in, in->src, RX_RAX, d);
-}
-
-/* op d, imm (group 1 digit), the short form when it fits */
-static inline bp t_ri(bp p, int digit, int d, int32_t imm)
-{
-	*p++ = 0x49;
-	if (rx_fits_i8(imm)) {
-		*p++ = 0x83;
-		*p++ = (uint8_t)(0xc0 | digit << 3 | (d & 7));
-		*p++ = (uint8_t)(int8_t)imm;
-		return p;
-	}
-	*p++ = 0x81;
-	*p++ = (uint8_t)(0xc0 | digit << 3 | (d & 7));
-	return put32(p, (uint32_t)imm);
-}
-
-/* high half of d * s: s a register (mem 0) or the scratchpad operand */
-static inline bp t_mulh(bp p, const compiler *c, const rx_insn *in, int d,
-    int s, int mem, int is_signed)
-{
-	if (mem)
-		p = t_addr(p, in, in->src, RX_RCX);
-	if (!is_signed && c->bmi2) {
-		p[0] = 0x49;	/* mov rdx, d */
-		p[1] = 0x8b;
-		p[2] = (uint8_t)(0xd0 | (d & 7));
-		p[3] = 0xc4;	/* mulx d, rax, s: VEX with R = 1, B = 1 */
-		p[4] = mem ? 0x62 : 0x42;	/* or [rsi + rcx]: X, B = 0 */
-		p[5] = 0xfb;
-		p[6] = 0xf6;
-		p += 7;
-		if (mem)
-			return t_mem(p, in, in->src, RX_RCX, d);
-		*p++ = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
-		return p;
-	}
-	p[0] = 0x49;		/* mov rax, d */
-	p[1] = 0x8b;
-	p[2] = (uint8_t)(0xc0 | (d & 7));
-	p += 3;
-	if (mem) {
-		*p++ = 0x48;	/* mul/imul qword [...] */
-		*p++ = 0xf7;
-		p = t_mem(p, in, in->src, RX_RCX, is_signed ? 5 : 4);
-	} else {
-		p[0] = 0x49;	/* mul/imul s */
-		p[1] = 0xf7;
-		p[2] = (uint8_t)((is_signed ? 0xe8 : 0xe0) | (s & 7));
-		p += 3;
-	}
-	p[0] = 0x4c;		/* mov d, rdx */
-	p[1] = 0x8b;
-	p[2] = (uint8_t)(0xc2 | (d & 7) << 3);
-	return p + 3;
-}
-
-/* An SSE op xmm d, xmm s: [pfx] [REX] 0F opc ModRM */
-static inline bp t_sse(bp p, unsigned pfx, unsigned opc, int d, int s)
-{
-	if (pfx)
-		*p++ = (uint8_t)pfx;
-	if ((d | s) & 8)
-		*p++ = (uint8_t)(0x40 | (d & 8) >> 1 | (s & 8) >> 3);
-	p[0] = 0x0f;
-	p[1] = (uint8_t)opc;
-	p[2] = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
-	return p + 3;
-}
-
-/*
- * emit_copies' rounding operations: d{k1}{z} = v op s on zmm registers,
- * EVEX.512.66.0F.W1 opc with the rounding mode in the instruction (b set,
- * L'L = RC: round to nearest here, set per copy through rc_at).  k1 holds
- * 3, so only the two doubles RandomX has are computed and the upper
- * lanes are zeroed.  v = 0 where the operation has one source.
- */
-static inline bp t_evex(compiler *c, bp p, unsigned opc, int d, int v,
-    int s)
-{
-	p[0] = 0x62;
-	p[1] = (uint8_t)((~d & 8) << 4 | 0x40 | (~s & 8) << 2 | 0x10 | 0x01);
-	p[2] = (uint8_t)(0x80 | (~v & 15) << 3 | 0x04 | 0x01);
-	p[3] = 0x80 | 0x10 | 0x08 | 0x01;
-	c->rc_at[c->nrc++] = (uint16_t)(p + 3 - (c->a.buf + c->copy_base));
-	p[4] = (uint8_t)opc;
-	p[5] = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
-	return p + 6;
-}
-
-/* xmm12 = the scratchpad operand's two int32 as doubles */
-static inline bp t_cvt(bp p, const rx_insn *in)
-{
-	p = t_addr(p, in, in->src, RX_RAX);
-	p[0] = 0xf3;
-	p[1] = 0x44;
-	p[2] = 0x0f;
-	p[3] = 0xe6;
-	return t_mem(p + 4, in, in->src, RX_RAX, XTMP);
-}
-
-/* Room for any one operation's code (the longest, IMULH_M, is 27 bytes). */
-#define INSN_ROOM 64
-
-/* Always inlined into emit_program's loop: see there. */
+/* One operation's code, if there is room for any. */
 static inline __attribute__((always_inline)) void emit_insn(compiler *c,
     const rx_insn *in)
 {
-	rx_asm *a = &c->a;
-	int d = VREG(in->dst), s = VREG(in->src & 7), x = in->dst;
-	bp p, p0;
-
-	if (a->pos + INSN_ROOM > a->cap) {
-		a->overflow = 1;
+	if (c->a.pos + INSN_ROOM > c->a.cap) {
+		c->a.overflow = 1;
 		return;
 	}
-	if (in->op == RX_OP_CFROUND) {
-		emit_cfround(c, in);
-		return;
-	}
-	if (in->op == RX_OP_CBRANCH) {
-		a->pos = (size_t)(t_ri(a->buf + a->pos, 0, d,
-		    (int32_t)in->imm) - a->buf);
-		rx_test_imm(a, 1, rx_reg(d), (int32_t)in->mask);
-		rx_jump(a, 4, a->buf + c->pos[in->target]);
-		return;
-	}
-	p = p0 = a->buf + a->pos;
-	switch (in->op) {
-	case RX_OP_IADD_RS: {
-		int32_t k = (int32_t)in->imm;
-		int mod = k == 0 && (d & 7) != 5 ? 0 : rx_fits_i8(k) ? 1 : 2;
-
-		p[0] = 0x4f;	/* lea d, [d + s << shift + k] */
-		p[1] = 0x8d;
-		p[2] = (uint8_t)(mod << 6 | (d & 7) << 3 | 4);
-		p[3] = (uint8_t)(in->shift << 6 | (s & 7) << 3 | (d & 7));
-		p += 4;
-		if (mod == 1)
-			*p++ = (uint8_t)(int8_t)k;
-		else if (mod == 2)
-			p = put32(p, (uint32_t)k);
-		break;
-	}
-	case RX_OP_IADD_M:
-		p = t_rm(p, in, 0x03, 1, d);
-		break;
-	case RX_OP_IADD_C:
-		if (rx_fits_i32((int64_t)in->imm)) {
-			p = t_ri(p, 0, d, (int32_t)in->imm);
-		} else {
-			a->pos = (size_t)(p - a->buf);
-			emit_add_const(c, d, in->imm);
-			return;
-		}
-		break;
-	case RX_OP_ISUB_R:
-		p = t_rr(p, 0x2b, d, s);
-		break;
-	case RX_OP_ISUB_M:
-		p = t_rm(p, in, 0x2b, 1, d);
-		break;
-	case RX_OP_IMUL_R:
-		p[0] = 0x4d;
-		p[1] = 0x0f;
-		p[2] = 0xaf;
-		p[3] = (uint8_t)(0xc0 | (d & 7) << 3 | (s & 7));
-		p += 4;
-		break;
-	case RX_OP_IMUL_M:
-		p = t_rm(p, in, 0xaf, 2, d);
-		break;
-	case RX_OP_IMUL_C:
-		if (rx_fits_i32((int64_t)in->imm)) {
-			p[0] = 0x4d;	/* imul d, d, imm32 */
-			p[1] = 0x69;
-			p[2] = (uint8_t)(0xc0 | (d & 7) << 3 | (d & 7));
-			p = put32(p + 3, (uint32_t)in->imm);
-		} else {
-			/* mov rax, imm64; imul d, rax (measured faster than
-			 * a load from a constant pool) */
-			p[0] = 0x48;
-			p[1] = 0xb8;
-			memcpy(p + 2, &in->imm, 8);
-			p[10] = 0x4c;
-			p[11] = 0x0f;
-			p[12] = 0xaf;
-			p[13] = (uint8_t)(0xc0 | (d & 7) << 3);
-			p += 14;
-		}
-		break;
-	case RX_OP_IMULH_R:
-		p = t_mulh(p, c, in, d, s, 0, 0);
-		break;
-	case RX_OP_IMULH_M:
-		p = t_mulh(p, c, in, d, s, 1, 0);
-		break;
-	case RX_OP_ISMULH_R:
-		p = t_mulh(p, c, in, d, s, 0, 1);
-		break;
-	case RX_OP_ISMULH_M:
-		p = t_mulh(p, c, in, d, s, 1, 1);
-		break;
-	case RX_OP_INEG_R:
-		p[0] = 0x49;
-		p[1] = 0xf7;
-		p[2] = (uint8_t)(0xd8 | (d & 7));
-		p += 3;
-		break;
-	case RX_OP_IXOR_R:
-		p = t_rr(p, 0x33, d, s);
-		break;
-	case RX_OP_IXOR_M:
-		p = t_rm(p, in, 0x33, 1, d);
-		break;
-	case RX_OP_IXOR_C:
-		p = t_ri(p, 6, d, (int32_t)in->imm);
-		break;
-	case RX_OP_IROR_R:
-	case RX_OP_IROL_R:
-		p[0] = 0x41;	/* mov ecx, s32 */
-		p[1] = 0x8b;
-		p[2] = (uint8_t)(0xc8 | (s & 7));
-		p[3] = 0x49;	/* ror/rol d, cl */
-		p[4] = 0xd3;
-		p[5] = (uint8_t)((in->op == RX_OP_IROR_R ? 0xc8 : 0xc0) |
-		    (d & 7));
-		p += 6;
-		break;
-	case RX_OP_IROR_C:
-		if (in->imm & 63) {
-			p[0] = 0x49;
-			p[1] = 0xc1;
-			p[2] = (uint8_t)(0xc8 | (d & 7));
-			p[3] = (uint8_t)(in->imm & 63);
-			p += 4;
-		}
-		break;
-	case RX_OP_ISWAP_R:
-		p = t_rr(p, 0x87, d, s);
-		break;
-	case RX_OP_FSWAP_R:
-		p = t_sse(p, 0x66, 0xc6, x, x);
-		*p++ = 1;
-		break;
-	case RX_OP_FADD_R:
-	case RX_OP_FSUB_R:
-	case RX_OP_FMUL_R: {
-		unsigned opc = in->op == RX_OP_FADD_R ? 0x58 :
-		    in->op == RX_OP_FSUB_R ? 0x5c : 0x59;
-
-		p = c->copies ? t_evex(c, p, opc, x, x, XA(in->src)) :
-		    t_sse(p, 0x66, opc, x, XA(in->src));
-		break;
-	}
-	case RX_OP_FADD_M:
-	case RX_OP_FSUB_M: {
-		unsigned opc = in->op == RX_OP_FADD_M ? 0x58 : 0x5c;
-
-		p = t_cvt(p, in);
-		p = c->copies ? t_evex(c, p, opc, x, x, XTMP) :
-		    t_sse(p, 0x66, opc, x, XTMP);
-		break;
-	}
-	case RX_OP_FSCAL_R:
-		p = t_sse(p, 0, 0x57, x, XSCALE);
-		break;
-	case RX_OP_FDIV_M:
-		p = t_cvt(p, in);
-		p = t_sse(p, 0, 0x54, XTMP, XEAND);
-		p = t_sse(p, 0, 0x56, XTMP, XEOR);
-		p = c->copies ? t_evex(c, p, 0x5e, x, x, XTMP) :
-		    t_sse(p, 0x66, 0x5e, x, XTMP);
-		break;
-	case RX_OP_FSQRT_R:
-		p = c->copies ? t_evex(c, p, 0x51, x, 0, x) :
-		    t_sse(p, 0x66, 0x51, x, x);
-		break;
-	case RX_OP_ISTORE:
-		p = t_addr(p, in, in->dst, RX_RAX);
-		*p++ = 0x4c;	/* mov [rsi + rax], s */
-		*p++ = 0x89;
-		p = t_mem(p, in, in->dst, RX_RAX, s);
-		break;
-	default:
-		break;
-	}
-	a->pos += (size_t)(p - p0);
+	if (in->op < RX_OP_COUNT && emitters[in->op])
+		emitters[in->op](c, in);
 }
 
 /* eax = readReg2 ^ readReg3 (32 bits) */
@@ -661,10 +193,7 @@ static void emit_k1(rx_asm *a)
 {
 	rx_b(a, 0xb9);		/* mov ecx, 3 */
 	rx_b32(a, 3);
-	rx_b(a, 0xc5);		/* kmovw k1, ecx */
-	rx_b(a, 0xf8);
-	rx_b(a, 0x92);
-	rx_b(a, 0xc9);
+	rx_kmovw_k_r32(a, 1, RX_RCX);
 }
 
 /* Steps 7 (the dataset item) and the memory registers' swap. */
@@ -827,10 +356,7 @@ static void emit_epilogue(rx_asm *a, int copies)
 		    offsetof(rx_jit_ctx, e) + 16 * i));
 	}
 	if (copies) {
-		rx_b(a, 0x48);		/* lea rax, [rip] */
-		rx_b(a, 0x8d);
-		rx_b(a, 0x05);
-		rx_b32(a, 0);
+		rx_lea_next(a, RX_RAX);
 		rx_alu_imm(a, 0, 4, rx_reg(RX_RAX), COPY_MODE_BITS);
 		rx_alu_imm(a, 0, 1, rx_reg(RX_RAX), MXCSR_DEFAULT);
 		rx_store32(a, rx_mem(RX_RCX, offsetof(rx_jit_ctx, mxcsr)),
@@ -857,11 +383,12 @@ static inline __attribute__((always_inline)) void emit_decoded(void *ctx,
 /*
  * The program's instructions, count words: each decoded and compiled at
  * once.  The decoder's step calls emit_insn (both inlined) in each of its
- * cases with the operation known, so the compiler folds emit_insn's
- * switch to that operation's encoding: one dispatch an instruction,
- * where decoding the whole program first and then compiling it took two
- * (measured: PERFORMANCE section 7).  pos[k] is where operation k's code
- * starts, for the CBRANCHes that jump back to it.
+ * cases with the operation known, so the compiler turns emit_insn's
+ * table lookup into a direct call of that operation's emitter: one
+ * dispatch an instruction, where decoding the whole program first and
+ * then compiling it took two (measured: PERFORMANCE section 7).  pos[k]
+ * is where operation k's code starts, for the CBRANCHes that jump back to
+ * it.
  */
 static void emit_program(compiler *c, const uint8_t *words, unsigned count)
 {
@@ -938,8 +465,7 @@ static int emit_copies(compiler *c, const uint8_t *words, unsigned count,
 		rx_store(a, rx_mem(RX_RSP, F_ENTRY), RX_RCX);
 		rx_mov_imm(a, RX_RCX, (uint64_t)(uintptr_t)copy0);
 		rx_alu(a, RX_ADD, RX_RCX, rx_mem(RX_RSP, F_ENTRY));
-		rx_b(a, 0xff);		/* jmp rcx */
-		rx_b(a, 0xe1);
+		rx_jmp_reg(a, RX_RCX);
 		if (a->overflow || a->pos > COPIES_HEAD_ROOM)
 			return -1;
 		*c->head_len = a->pos;
@@ -1074,30 +600,6 @@ const void *rx_jit_vm_code(const rx_jit_vm *j)
 	return j->mem.base;
 }
 
-static unsigned feature_mask = ~0u;
-
-unsigned rx_jit_features(void)
-{
-	return pow_cpu_features() & feature_mask &
-	    (POW_CPU_BMI2 | POW_CPU_AVX2 | POW_CPU_AVX512F);
-}
-
-/*
- * emit_copies for v1 on AMD's AVX-512 cores, where it was measured (v2
- * changes the mode once in 16 CFROUNDs and gained nothing; Intel's cores
- * run 512-bit operations differently and were not measured).
- */
-int rx_jit_rounding_copies(int v2)
-{
-	return !v2 && (rx_jit_features() & POW_CPU_AVX512F) &&
-	    !(pow_cpu_features() & POW_CPU_INTEL);
-}
-
-void rx_jit_limit_features(unsigned mask)
-{
-	feature_mask = mask;
-}
-
 int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 {
 	compiler c;
@@ -1113,7 +615,7 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 	c.head_copies = &j->head_copies;
 	c.top = &j->top;
 	c.copies = rx_jit_rounding_copies(vm->v2);
-	c.bmi2 = (rx_jit_features() & POW_CPU_BMI2) != 0;
+	c.bmi2 = rx_cpu_uses(RX_USE_JIT_MULX);
 	c.v2 = vm->v2;
 	c.full = vm->dataset != NULL;
 	c.mix_fe = vm->aes->mix_fe;
@@ -1192,4 +694,4 @@ void rx_jit_vm_run_program(rx_jit_vm *j, rx_vm_state *vm,
 	rx_vm_execute(vm);
 }
 
-#endif /* RX_HAVE_JIT */
+#endif /* RX_JIT_X86_64 */

@@ -1,24 +1,33 @@
 /*
- * jit.h: RandomX's JIT compilers for x86-64 (internal).
+ * jit.h: RandomX's JIT compilers (internal): what api.c, the tests and the
+ * benchmark call, the same for every target.  One backend per target
+ * implements it in its own files, with its internals in its own headers:
  *
- * - Programs (jit-x86.c): a VM's program is compiled, with the whole
- *   program loop of the specification's chapter 4.6.2 around it, into
- *   machine code that runs the 2048 iterations; the same results as the
- *   interpreter (vm-interp.c), bit for bit, which stays the executable
- *   specification and the fallback.
- * - SuperscalarHash (jit-superscalar-x86.c): a cache's 8 programs compiled
- *   into one routine that computes dataset items in batches, the items of
- *   a batch taking turns program by program so that each item's next cache
- *   line arrives while the others compute.
- * - Executable memory (jit-mem.c): mapped writable and executable at once,
- *   or, under RANDOMX_FLAG_SECURE (and where the system refuses such
- *   pages), never both: writable while code is written, then executable.
+ * - Programs: a VM's program is compiled, with the whole program loop of
+ *   the specification's chapter 4.6.2 around it, into machine code that
+ *   runs the 2048 iterations; the same results as the interpreter
+ *   (vm-interp.c), bit for bit, which stays the executable specification
+ *   and the fallback.  x86-64: jit-x86.c (the loop) with jit-x86-int.c,
+ *   jit-x86-fp.c and jit-x86-ctl.c (each operation's code), jit-x86.h.
+ * - SuperscalarHash: a cache's 8 programs compiled into one routine that
+ *   computes dataset items in batches, the items of a batch taking turns
+ *   program by program so that each item's next cache line arrives while
+ *   the others compute.  x86-64: jit-superscalar-x86.c.
+ * - Executable memory (jit-mem.c, shared by every backend): mapped
+ *   writable and executable at once, or, under RANDOMX_FLAG_SECURE (and
+ *   where the system refuses such pages), never both: writable while code
+ *   is written, then executable.
  *
- * RX_HAVE_JIT is 1 where this is built (x86-64 with the System V ABI and
- * mmap; AArch64 Linux, where jit-a64.c and jit-superscalar-a64.c implement
- * the same interface), else 0 and none of the functions below exist.
- * The x86-64 notes below (BMI2, AVX2, AVX-512) are the x86 files'; on
- * AArch64 rx_jit_features() is 0 and rx_jit_rounding_copies() 0.
+ * The CPU features a backend uses are chosen in cpu.c, with the module's
+ * other choices.  The two x86-64 compilers share jit-x86-asm.h's encoder;
+ * the AArch64 backend (jit-a64.c for programs, jit-superscalar-a64.c for
+ * SuperscalarHash) has its own encoder in jit-a64-asm.h and its register
+ * convention in jit-a64.h.  Neither backend includes the other's headers.
+ *
+ * RX_JIT_X86_64 is 1 where the x86-64 backend is built (x86-64 with the
+ * System V ABI and mmap), RX_JIT_A64 where the AArch64 one is (little-
+ * endian LP64 Linux).  RX_HAVE_JIT is 1 where some backend is built, else
+ * 0 and none of the functions below exist.
  */
 #ifndef RX_JIT_H
 #define RX_JIT_H
@@ -28,17 +37,24 @@
 
 #if defined(__x86_64__) && !defined(__ILP32__) && !defined(_WIN32) && \
     (defined(__unix__) || defined(__APPLE__))
-#define RX_HAVE_JIT 1
-/* AArch64 (jit-a64.c, jit-superscalar-a64.c): little-endian LP64 Linux */
-#elif defined(__aarch64__) && !defined(__ILP32__) && \
-    !defined(__AARCH64EB__) && defined(__linux__)
-#define RX_HAVE_JIT 1
+#define RX_JIT_X86_64 1
 #else
-#define RX_HAVE_JIT 0
+#define RX_JIT_X86_64 0
 #endif
+
+#if defined(__aarch64__) && !defined(__ILP32__) && \
+    !defined(__AARCH64EB__) && defined(__linux__)
+#define RX_JIT_A64 1
+#else
+#define RX_JIT_A64 0
+#endif
+
+/* A target's backend adds its own condition here. */
+#define RX_HAVE_JIT (RX_JIT_X86_64 || RX_JIT_A64)
 
 #if RX_HAVE_JIT
 
+#include "randomx/cpu.h"	/* rx_jit_features, rx_jit_limit_features */
 #include "randomx/dataset.h"
 #include "randomx/vm.h"
 
@@ -67,7 +83,7 @@ int rx_exec_writable(rx_exec_mem *m);
 int rx_exec_executable(rx_exec_mem *m);
 void rx_exec_free(rx_exec_mem *m);
 
-/* ---- SuperscalarHash (jit-superscalar-x86.c) ---- */
+/* ---- SuperscalarHash (a backend's) ---- */
 
 typedef struct rx_ss_jit rx_ss_jit;
 
@@ -107,7 +123,7 @@ void rx_ss_jit_items(const rx_ss_jit *j, const uint8_t *cache_memory,
 void rx_ss_jit_dataset_init(const rx_ss_jit *j, const rx_cache_state *c,
     uint8_t *dataset, uint64_t start_item, uint64_t item_count);
 
-/* ---- programs (jit-x86.c) ---- */
+/* ---- programs (a backend's) ---- */
 
 typedef struct rx_jit_vm rx_jit_vm;
 
@@ -154,24 +170,12 @@ const void *rx_jit_vm_code(const rx_jit_vm *j);
 /*
  * rx_jit_rounding_copies(v2):
  * 1 if programs of that version (v2: 0 or 1) compile as four copies, one
- * for each rounding mode, with AVX-512's rounding in each FP instruction
- * and CFROUND a jump between them (jit-x86.c's emit_copies); 0 if
- * CFROUND loads MXCSR.
+ * for each rounding mode, with the rounding in each FP instruction and
+ * CFROUND a jump between them (x86-64 with AVX-512: jit-x86.c's
+ * emit_copies); 0 if CFROUND sets the thread's rounding mode.  Decided in
+ * cpu.c with the module's other choices; 0 for a backend without copies.
  */
 int rx_jit_rounding_copies(int v2);
-
-/* ---- for tests ---- */
-
-/*
- * rx_jit_features(), rx_jit_limit_features(mask):
- * The CPU features the compilers use (POW_CPU_BMI2 for MULX, POW_CPU_AVX2
- * for the vector SuperscalarHash), and a way for tests to withhold some
- * (mask: the ones allowed; ~0u for all), so that every code path runs
- * here.  Takes effect at the next compile; not to be called while another
- * thread compiles.
- */
-unsigned rx_jit_features(void);
-void rx_jit_limit_features(unsigned mask);
 
 #endif /* RX_HAVE_JIT */
 

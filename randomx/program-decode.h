@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "randomx/program.h"
+#include "randomx/reciprocal.h"
 #include "randomx/superscalar.h"
 #include "sysendian.h"
 

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "randomx/superscalar.h"
+#include "randomx/mulh.h"
+#include "randomx/reciprocal.h"
 
 /* Execution ports as bit masks; a micro-op lists the ports it may use. */
 enum {
@@ -394,24 +396,6 @@ static int schedule_mop(const macro_op *mop, port_map busy, int cycle,
 	return -1;
 }
 
-uint64_t rx_reciprocal(uint32_t divisor)
-{
-	/*
-	 * With b the bit length of divisor (not a power of 2), the answer is
-	 * floor(2^(63 + b) / divisor), which lies in (2^63, 2^64).  Divide
-	 * 2^63 first, then bring the remainder's b more bits in; r << b
-	 * cannot overflow as r < divisor < 2^32.
-	 */
-	const uint64_t p63 = UINT64_C(1) << 63;
-	uint64_t q = p63 / divisor, r = p63 % divisor;
-	unsigned b = 0;
-	uint32_t d;
-
-	for (d = divisor; d; d >>= 1)
-		b++;
-	return (q << b) + ((r << b) / divisor);
-}
-
 /* Fill in the decoded form of instruction i. */
 static void decode_op(rx_ss_program *prog, uint32_t i)
 {
@@ -647,37 +631,6 @@ void rx_superscalar_generate(rx_ss_program *prog, rx_blake2_generator *gen)
 		decode_op(prog, (uint32_t)i);
 }
 
-/* The high 64 bits of 64 x 64-bit products, unsigned and signed. */
-static inline uint64_t mulh_u64(uint64_t a, uint64_t b)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t)(((unsigned __int128)a * b) >> 64);
-#else
-	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
-
-	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-#endif
-}
-
-static inline uint64_t mulh_s64(uint64_t a, uint64_t b)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
-#else
-	/* The signed product's high half differs from the unsigned one by
-	 * b for a negative a and by a for a negative b. */
-	uint64_t h = mulh_u64(a, b);
-
-	if ((int64_t)a < 0)
-		h -= b;
-	if ((int64_t)b < 0)
-		h -= a;
-	return h;
-#endif
-}
-
 static inline uint64_t rotr64(uint64_t x, unsigned c)
 {
 	return (x >> c) | (x << ((64 - c) & 63));
@@ -718,9 +671,9 @@ void rx_superscalar_execute(uint64_t r[8], const rx_ss_program *prog)
 		} else if (kind == RX_SS_IMUL_RCP) {
 			*d *= op->k;
 		} else if (kind == RX_SS_IMULH_R) {
-			*d = mulh_u64(*d, r[op->src]);
+			*d = rx_mulh(*d, r[op->src]);
 		} else {
-			*d = mulh_s64(*d, r[op->src]);
+			*d = rx_smulh(*d, r[op->src]);
 		}
 	}
 }
@@ -773,11 +726,11 @@ void rx_superscalar_execute_batch(uint64_t r[8][RX_SS_BATCH],
 			break;
 		case RX_SS_IMULH_R:
 			for (i = 0; i < RX_SS_BATCH; i++)
-				d[i] = mulh_u64(d[i], s[i]);
+				d[i] = rx_mulh(d[i], s[i]);
 			break;
 		case RX_SS_ISMULH_R:
 			for (i = 0; i < RX_SS_BATCH; i++)
-				d[i] = mulh_s64(d[i], s[i]);
+				d[i] = rx_smulh(d[i], s[i]);
 			break;
 		default:	/* RX_SS_IMUL_RCP */
 			for (i = 0; i < RX_SS_BATCH; i++)

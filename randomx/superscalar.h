@@ -109,20 +109,4 @@ void rx_superscalar_execute(uint64_t r[8], const rx_ss_program *prog);
 void rx_superscalar_execute_batch(uint64_t r[8][RX_SS_BATCH],
     const rx_ss_program *prog);
 
-/*
- * rx_reciprocal(divisor):
- * IMUL_RCP's multiplier: floor(2^x / divisor) for the largest x that keeps
- * it below 2^64.  divisor must not be 0 or a power of 2 (the generator
- * never makes such a divisor; the VM treats them as a no-op before asking).
- */
-uint64_t rx_reciprocal(uint32_t divisor);
-
-/*
- * rx_ss_is_zero_or_power_of_2(x): whether IMUL_RCP with imm32 x is a no-op.
- */
-static inline int rx_ss_is_zero_or_power_of_2(uint32_t x)
-{
-	return (x & (x - 1)) == 0;
-}
-
 #endif /* !RX_SUPERSCALAR_H */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "randomx/mulh.h"
 #include "randomx/vm.h"
 #include "sysendian.h"
 
@@ -84,40 +85,6 @@ static inline uint64_t rotl64(uint64_t x, unsigned n)
 {
 	return (x << n) | (x >> ((64 - n) & 63));
 }
-
-#ifdef __SIZEOF_INT128__
-static inline uint64_t mulh(uint64_t a, uint64_t b)
-{
-	return (uint64_t)(((unsigned __int128)a * b) >> 64);
-}
-
-static inline uint64_t smulh(uint64_t a, uint64_t b)
-{
-	return (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
-}
-#else
-/* The high half of a 64 x 64 product from 32-bit pieces. */
-static inline uint64_t mulh(uint64_t a, uint64_t b)
-{
-	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
-
-	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
-
-/* Signed: the unsigned high half, less b if a < 0 and a if b < 0. */
-static inline uint64_t smulh(uint64_t a, uint64_t b)
-{
-	uint64_t h = mulh(a, b);
-
-	if ((int64_t)a < 0)
-		h -= b;
-	if ((int64_t)b < 0)
-		h -= a;
-	return h;
-}
-#endif
 
 /* Two signed 32-bit integers as doubles (exact): F conversion (4.3.1). */
 static inline v2df cvt_pair(const uint8_t *p)
@@ -302,16 +269,16 @@ static void interp(const rx_insn *code, rx_regfile *regs, uint8_t *sp,
 		r[ip->dst] *= ip->imm;
 		NEXT();
 	op_IMULH_R:
-		r[ip->dst] = mulh(r[ip->dst], r[ip->src]);
+		r[ip->dst] = rx_mulh(r[ip->dst], r[ip->src]);
 		NEXT();
 	op_IMULH_M:
-		r[ip->dst] = mulh(r[ip->dst], le64dec(ADDR(ip->src)));
+		r[ip->dst] = rx_mulh(r[ip->dst], le64dec(ADDR(ip->src)));
 		NEXT();
 	op_ISMULH_R:
-		r[ip->dst] = smulh(r[ip->dst], r[ip->src]);
+		r[ip->dst] = rx_smulh(r[ip->dst], r[ip->src]);
 		NEXT();
 	op_ISMULH_M:
-		r[ip->dst] = smulh(r[ip->dst], le64dec(ADDR(ip->src)));
+		r[ip->dst] = rx_smulh(r[ip->dst], le64dec(ADDR(ip->src)));
 		NEXT();
 	op_INEG_R:
 		r[ip->dst] = 0 - r[ip->dst];

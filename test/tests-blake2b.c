@@ -299,7 +299,7 @@ static void vector_line(char *line, unsigned long lineno)
 	    (outlen = strtol(f[1], NULL, 10)) < 1 || outlen > 64 ||
 	    !(key = parse_hex(f[2], &keylen)) ||
 	    !(msg = parse_hex(f[3], &msglen)) ||
-	    yespower_blake2b(out, (size_t)outlen, key, keylen, msg, msglen)) {
+	    pow_blake2b(out, (size_t)outlen, key, keylen, msg, msglen)) {
 		expect(0, "malformed or rejected BLAKE2B line", lineno, 0, 0);
 		free(key);
 		free(msg);
@@ -369,7 +369,7 @@ static void test_microbitcoin_genesis(void)
 	for (i = 0; i < 4; i++) {
 		hdr = parse_hex(kat[i][0], &len);
 		expect(hdr && len == 80, "genesis header length", i, len, 0);
-		yespower_blake2b(out, 32, NULL, 0, hdr, len);
+		pow_blake2b(out, 32, NULL, 0, hdr, len);
 		for (j = 0; j < 32; j++)
 			rev[j] = out[31 - j];
 		util_hex_encode(got, rev, 32);
@@ -393,7 +393,7 @@ static void one_shot_case(size_t outlen, size_t keylen, size_t msglen)
 	const uint8_t *msg = msgbuf + keylen % 13;
 	uint8_t a[64], b[64];
 
-	yespower_blake2b(a, outlen, key, keylen, msg, msglen);
+	pow_blake2b(a, outlen, key, keylen, msg, msglen);
 	sodium_blake2b(b, outlen, key, keylen, msg, msglen);
 	expect(memcmp(a, b, outlen) == 0, "one-shot vs libsodium",
 	    outlen, keylen, msglen);
@@ -440,20 +440,20 @@ static size_t random_msglen(void)
 
 static void incremental_case(size_t outlen, size_t keylen, size_t msglen)
 {
-	yespower_blake2b_ctx ctx;
+	pow_blake2b_ctx ctx;
 	uint8_t a[64], b[64];
 	size_t done = 0, n;
 
-	if (yespower_blake2b_init(&ctx, outlen, keybuf, keylen)) {
+	if (pow_blake2b_init(&ctx, outlen, keybuf, keylen)) {
 		expect(0, "incremental init", outlen, keylen, msglen);
 		return;
 	}
 	while (done < msglen || rng_below(4) == 0) {
 		n = random_chunk(msglen - done);
-		yespower_blake2b_update(&ctx, msgbuf + done, n);
+		pow_blake2b_update(&ctx, msgbuf + done, n);
 		done += n;
 	}
-	yespower_blake2b_final(&ctx, a);
+	pow_blake2b_final(&ctx, a);
 	sodium_blake2b(b, outlen, keybuf, keylen, msgbuf, msglen);
 	expect(memcmp(a, b, outlen) == 0, "incremental vs libsodium",
 	    outlen, keylen, msglen);
@@ -462,20 +462,20 @@ static void incremental_case(size_t outlen, size_t keylen, size_t msglen)
 /* Also drives libsodium incrementally, so both streaming paths meet. */
 static void incremental_both_case(size_t outlen, size_t keylen)
 {
-	yespower_blake2b_ctx ctx;
+	pow_blake2b_ctx ctx;
 	crypto_generichash_state st;
 	uint8_t a[64], b[64];
 	size_t msglen = random_msglen(), done = 0, n;
 
-	yespower_blake2b_init(&ctx, outlen, keybuf, keylen);
+	pow_blake2b_init(&ctx, outlen, keybuf, keylen);
 	sodium_start(&st, outlen, keybuf, keylen);
 	while (done < msglen) {
 		n = random_chunk(msglen - done);
-		yespower_blake2b_update(&ctx, msgbuf + done, n);
+		pow_blake2b_update(&ctx, msgbuf + done, n);
 		crypto_generichash_update(&st, msgbuf + done, n);
 		done += n;
 	}
-	yespower_blake2b_final(&ctx, a);
+	pow_blake2b_final(&ctx, a);
 	crypto_generichash_final(&st, b, outlen);
 	expect(memcmp(a, b, outlen) == 0, "both incremental",
 	    outlen, keylen, msglen);
@@ -512,25 +512,25 @@ static void test_errors(void)
 {
 	static const size_t bad[][2] = { { 0, 0 }, { 65, 0 }, { 32, 65 },
 	    { 0, 65 }, { 65, 65 }, { (size_t)-1, 0 }, { 32, (size_t)-1 } };
-	yespower_blake2b_ctx ctx;
+	pow_blake2b_ctx ctx;
 	uint8_t key[65] = { 0 }, out[65];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		errno = 0;
-		expect_einval(yespower_blake2b_init(&ctx, bad[i][0], key,
+		expect_einval(pow_blake2b_init(&ctx, bad[i][0], key,
 		    bad[i][1]), "init must reject", bad[i][0], bad[i][1]);
 		errno = 0;
-		expect_einval(yespower_blake2b(out, bad[i][0], key, bad[i][1],
+		expect_einval(pow_blake2b(out, bad[i][0], key, bad[i][1],
 		    "x", 1), "one-shot must reject", bad[i][0], bad[i][1]);
 	}
 
 	/* The edges of the valid range must be accepted. */
-	expect(yespower_blake2b_init(&ctx, 1, NULL, 0) == 0, "accept 1/0",
+	expect(pow_blake2b_init(&ctx, 1, NULL, 0) == 0, "accept 1/0",
 	    1, 0, 0);
-	expect(yespower_blake2b_init(&ctx, 64, key, 64) == 0, "accept 64/64",
+	expect(pow_blake2b_init(&ctx, 64, key, 64) == 0, "accept 64/64",
 	    64, 64, 0);
-	expect(yespower_blake2b(out, 64, key, 64, NULL, 0) == 0,
+	expect(pow_blake2b(out, 64, key, 64, NULL, 0) == 0,
 	    "one-shot accepts NULL empty message", 64, 64, 0);
 }
 

@@ -21,6 +21,7 @@
 #include "randomx/argon2d.h"
 #include "randomx/blake2-generator.h"
 #include "randomx/dataset.h"
+#include "randomx/reciprocal.h"
 #include "randomx/superscalar.h"
 
 #define RX_TEST_NAME "tests-rx-cache"
@@ -35,10 +36,10 @@ static void to_hex(char *hex, const uint8_t *b, size_t n)
 /* The reference's 8-byte layout of an instruction, little-endian. */
 static void program_hash(uint8_t out[32], const rx_ss_program *p)
 {
-	yespower_blake2b_ctx ctx;
+	pow_blake2b_ctx ctx;
 	uint32_t i;
 
-	yespower_blake2b_init(&ctx, 32, NULL, 0);
+	pow_blake2b_init(&ctx, 32, NULL, 0);
 	for (i = 0; i < p->size; i++) {
 		uint8_t b[8];
 
@@ -47,9 +48,9 @@ static void program_hash(uint8_t out[32], const rx_ss_program *p)
 		b[2] = p->instr[i].src;
 		b[3] = p->instr[i].mod;
 		le32enc(b + 4, p->instr[i].imm32);
-		yespower_blake2b_update(&ctx, b, sizeof(b));
+		pow_blake2b_update(&ctx, b, sizeof(b));
 	}
-	yespower_blake2b_final(&ctx, out);
+	pow_blake2b_final(&ctx, out);
 }
 
 /* ---- published answers (reference src/tests/tests.cpp) ---- */
@@ -144,7 +145,7 @@ static void test_cache(rx_cache_state *c, uint8_t *memory,
 		check(what, le64dec(memory + 8 * (size_t)words[i].word) ==
 		    words[i].value);
 	}
-	yespower_blake2b(digest, 64, NULL, 0, memory, RX_CACHE_BYTES);
+	pow_blake2b(digest, 64, NULL, 0, memory, RX_CACHE_BYTES);
 	for (i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
 		uint8_t out[64];
 		char what[96];
@@ -262,7 +263,7 @@ static void test_argon2_vector(unsigned long blocks, unsigned long passes,
 			check(what, 0);
 			continue;
 		}
-		yespower_blake2b(h, 32, NULL, 0, mem,
+		pow_blake2b(h, 32, NULL, 0, mem,
 		    blocks * RX_ARGON2_BLOCK_BYTES);
 		to_hex(hex, h, 32);
 		check(what, strcmp(hex, want) == 0);
@@ -305,7 +306,7 @@ static void test_cachehash(const char *keyhex, const char *want)
 
 	if (!vector_cache(keyhex))
 		return;
-	yespower_blake2b(h, 32, NULL, 0, vc.memory, RX_CACHE_BYTES);
+	pow_blake2b(h, 32, NULL, 0, vc.memory, RX_CACHE_BYTES);
 	to_hex(hex, h, 32);
 	snprintf(what, sizeof(what), "whole cache of key %.24s", keyhex);
 	check(what, strcmp(hex, want) == 0);
