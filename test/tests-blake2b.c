@@ -538,21 +538,21 @@ static void test_errors(void)
 
 static void hmac_case(size_t keylen, size_t msglen)
 {
-	yespower_hmac_blake2b256_ctx hctx;
+	pow_hmac_blake2b256_ctx hctx;
 	uint8_t a[32], b[32], c[32];
 	size_t done = 0, n;
 
-	yespower_hmac_blake2b256(a, keybuf, keylen, msgbuf, msglen);
+	pow_hmac_blake2b256(a, keybuf, keylen, msgbuf, msglen);
 	ref_hmac(b, keybuf, keylen, msgbuf, msglen);
 	expect(memcmp(a, b, 32) == 0, "HMAC vs reference", keylen, msglen, 0);
 
-	yespower_hmac_blake2b256_init(&hctx, keybuf, keylen);
+	pow_hmac_blake2b256_init(&hctx, keybuf, keylen);
 	while (done < msglen) {
 		n = random_chunk(msglen - done);
-		yespower_hmac_blake2b256_update(&hctx, msgbuf + done, n);
+		pow_hmac_blake2b256_update(&hctx, msgbuf + done, n);
 		done += n;
 	}
-	yespower_hmac_blake2b256_final(&hctx, c);
+	pow_hmac_blake2b256_final(&hctx, c);
 	expect(memcmp(c, b, 32) == 0, "incremental HMAC vs reference",
 	    keylen, msglen, 0);
 }
@@ -582,7 +582,7 @@ static void pbkdf2_case(size_t plen, size_t slen, uint64_t c)
 	for (dkLen = 1; dkLen <= DKMAX; dkLen++) {
 		/* A sentinel byte catches writes past dkLen. */
 		got[dkLen] = 0xa5;
-		yespower_pbkdf2_blake2b256(P, plen, S, slen, c, got, dkLen);
+		pow_pbkdf2_blake2b256(P, plen, S, slen, c, got, dkLen);
 		expect(memcmp(got, ref, dkLen) == 0 && got[dkLen] == 0xa5,
 		    "PBKDF2 vs reference", plen, slen, dkLen + 1000 * c);
 	}
@@ -603,8 +603,8 @@ static void test_pbkdf2(void)
 				pbkdf2_case(plens[i], slens[j], c);
 
 	/* Documented: c = 0 behaves as c = 1, like MicroBitcoin's code. */
-	yespower_pbkdf2_blake2b256(keybuf, 32, msgbuf, 46, 0, a, sizeof(a));
-	yespower_pbkdf2_blake2b256(keybuf, 32, msgbuf, 46, 1, b, sizeof(b));
+	pow_pbkdf2_blake2b256(keybuf, 32, msgbuf, 46, 0, a, sizeof(a));
+	pow_pbkdf2_blake2b256(keybuf, 32, msgbuf, 46, 1, b, sizeof(b));
 	expect(memcmp(a, b, sizeof(a)) == 0, "PBKDF2 c=0 equals c=1", 0, 0, 0);
 }
 
