@@ -95,7 +95,7 @@ static void print_usage(void)
 "  --large-pages     cache, dataset and scratchpads in huge pages\n"
 "  --soft-aes        software AES (default: AES-NI where the CPU has it)\n"
 "  --interpreter     interpreted programs and SuperscalarHash (default: the\n"
-"                    JIT where there is one, x86-64)\n"
+"                    JIT where there is one: x86-64, AArch64)\n"
 "  --seed S          the key as the reference's benchmark makes it: S\n"
 "                    (-2147483648 to 2147483647, default 0) as 4 bytes,\n"
 "                    little-endian; the inputs are its block template\n"

@@ -65,9 +65,9 @@
 typedef enum {
 	RANDOMX_FLAG_DEFAULT = 0,
 	RANDOMX_FLAG_LARGE_PAGES = 1,	/* 2 MiB pages; fail if there are none */
-	RANDOMX_FLAG_HARD_AES = 2,	/* AES-NI */
+	RANDOMX_FLAG_HARD_AES = 2,	/* AES-NI, ARMv8 AES */
 	RANDOMX_FLAG_FULL_MEM = 4,	/* a VM on the full dataset */
-	RANDOMX_FLAG_JIT = 8,		/* compiled (x86-64); else refused */
+	RANDOMX_FLAG_JIT = 8,		/* x86-64, AArch64; else refused */
 	RANDOMX_FLAG_SECURE = 16,	/* W^X for the JIT's pages */
 	RANDOMX_FLAG_ARGON2_SSSE3 = 32,
 	RANDOMX_FLAG_ARGON2_AVX2 = 64,
@@ -110,10 +110,11 @@ extern "C" {
 /*
  * randomx_get_flags():
  * The flags this CPU and this build do best with: RANDOMX_FLAG_HARD_AES
- * where the CPU has AES-NI, RANDOMX_FLAG_ARGON2_AVX2 and/or
- * RANDOMX_FLAG_ARGON2_SSSE3 where those Argon2d cores run, and
- * RANDOMX_FLAG_JIT on x86-64 (the JIT compilers of randomx/jit-*.c; not
- * on other platforms, which interpret).  Never LARGE_PAGES, FULL_MEM,
+ * where the CPU has AES-NI or ARMv8's AES, RANDOMX_FLAG_ARGON2_AVX2
+ * and/or RANDOMX_FLAG_ARGON2_SSSE3 where those Argon2d cores run, and
+ * RANDOMX_FLAG_JIT on x86-64 and on little-endian AArch64 Linux (the JIT
+ * compilers of randomx/jit-*.c; not on other platforms, which
+ * interpret).  Never LARGE_PAGES, FULL_MEM,
  * SECURE or V2, which the caller adds.
  */
 RANDOMX_EXPORT randomx_flags randomx_get_flags(void);
@@ -214,18 +215,19 @@ RANDOMX_EXPORT void randomx_release_dataset(randomx_dataset *dataset);
  *   ignored.
  * - With RANDOMX_FLAG_FULL_MEM it reads them from dataset, which must have
  *   been fully initialized; cache is ignored (it may be NULL).
- * - RANDOMX_FLAG_HARD_AES uses AES-NI (same hashes as without);
+ * - RANDOMX_FLAG_HARD_AES uses AES-NI or ARMv8's AES (same hashes as
+ *   without);
  *   RANDOMX_FLAG_LARGE_PAGES puts the scratchpad in a 2 MiB page;
  *   RANDOMX_FLAG_V2 computes RandomX v2 hashes instead of v1.
- * - RANDOMX_FLAG_JIT compiles each program to x86-64 code (the same
+ * - RANDOMX_FLAG_JIT compiles each program to machine code (the same
  *   hashes as the interpreter's); RANDOMX_FLAG_SECURE keeps the code pages
  *   writable while a program is compiled and executable while it runs,
  *   never both (two mprotect calls per program).
  * Returns NULL if the scratchpad cannot be allocated, if RANDOMX_FLAG_JIT
  * is set where there is no JIT (as the reference there), if
- * RANDOMX_FLAG_HARD_AES is set and this CPU or build has no AES-NI, if the
- * light mode gets a NULL or uninitialized cache, if the full mode gets a
- * NULL dataset.  Other flags are ignored, unknown bits too.
+ * RANDOMX_FLAG_HARD_AES is set and this CPU or build has no hardware AES,
+ * if the light mode gets a NULL or uninitialized cache, if the full mode
+ * gets a NULL dataset.  Other flags are ignored, unknown bits too.
  */
 RANDOMX_EXPORT randomx_vm *randomx_create_vm(randomx_flags flags,
     randomx_cache *cache, randomx_dataset *dataset);
