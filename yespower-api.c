@@ -222,13 +222,13 @@ unsigned yespower_batch_width(const yespower_params_t *params)
  * forgotten first. */
 static int local_reserve(yespower_local_t *local, size_t need)
 {
-	if (yespower_region_lost(local))
-		yespower_region_init(local);
+	if (pow_region_lost(local))
+		pow_region_init(local);
 	if (local->aligned_size >= need)
 		return 0;
-	if (yespower_region_free(local))
+	if (pow_region_free(local))
 		return -1;
-	return yespower_region_alloc(local, need);
+	return pow_region_alloc(local, need);
 }
 
 /* Do the len bytes at p (len may be 0) share a byte with [lo, hi)? */
@@ -375,7 +375,7 @@ static pthread_mutex_t tls_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void tls_destroy(void *p)
 {
-	yespower_region_free(p);
+	pow_region_free(p);
 	free(p);
 }
 
@@ -432,7 +432,7 @@ static yespower_local_t *tls_local(void)
 	if (!local) {
 		if (!(local = malloc(sizeof(*local))))
 			return NULL;
-		yespower_region_init(local);
+		pow_region_init(local);
 		if (pthread_setspecific(tls_key, local)) {
 			free(local);
 			return NULL;
@@ -451,10 +451,10 @@ static int tls_batch(const yespower_hash_family *h,
 
 	if (local)
 		return kdf_batch(h, local, src, srclen, count, params, dst);
-	yespower_region_init(&own);
+	pow_region_init(&own);
 	rc = kdf_batch(h, &own, src, srclen, count, params, dst);
 	err = errno;
-	yespower_region_free(&own);
+	pow_region_free(&own);
 	errno = err;
 	return rc;
 }
@@ -498,13 +498,13 @@ int yespower_run_component(yespower_component_t which,
 		errno = EINVAL;
 		return -1;
 	}
-	if (yespower_region_alloc(&region, workspace_size(params)))
+	if (pow_region_alloc(&region, workspace_size(params)))
 		return -1;
 	workspace_carve(&ws, 1, region.aligned, params);
 	memset(region.aligned, 0x5a, region.aligned_size);
 	*result = yespower_select_core()->component(which, params->version,
 	    params->r, params->N, count, ws.V, ws.XY, ws.S);
-	return yespower_region_free(&region);
+	return pow_region_free(&region);
 }
 
 int yespower_init_local(yespower_local_t *local)
@@ -513,7 +513,7 @@ int yespower_init_local(yespower_local_t *local)
 		errno = EINVAL;
 		return -1;
 	}
-	yespower_region_init(local);
+	pow_region_init(local);
 	return 0;
 }
 
@@ -523,5 +523,5 @@ int yespower_free_local(yespower_local_t *local)
 		errno = EINVAL;
 		return -1;
 	}
-	return yespower_region_free(local);
+	return pow_region_free(local);
 }

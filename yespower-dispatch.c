@@ -214,7 +214,7 @@ static int core_known_answers(const yespower_core_t *core)
 	/* 2 MiB, not the 1.1 MiB needed: a region that large gets a huge
 	 * page (see yespower-platform.c), one page fault instead of 280,
 	 * which in a virtual machine saves milliseconds. */
-	if (yespower_region_alloc(&region, KAT_REGION))
+	if (pow_region_alloc(&region, KAT_REGION))
 		return -1;
 	V[0] = region.aligned;
 	XY[0] = (uint8_t *)V[0] + KAT_V;
@@ -227,7 +227,7 @@ static int core_known_answers(const yespower_core_t *core)
 		sha256_buf(B[0], KAT_B, digest);
 		ok &= !memcmp(digest, core_kats[i].digest, sizeof(digest));
 	}
-	yespower_region_free(&region);
+	pow_region_free(&region);
 	return ok;
 }
 

@@ -167,51 +167,8 @@ extern const yespower_core_t yespower_core_avx512vl_plain;
 extern const yespower_core_t yespower_core_neon;
 #endif
 
-/*
- * Memory regions (yespower-platform.c).  yespower_region_alloc(region,
- * size) maps at least size bytes aligned to 64 (and, when large, to 2 MiB,
- * with huge pages if the system gives them); it returns 0, or -1 with errno
- * ENOMEM and region left empty.  yespower_region_free() unmaps and leaves
- * the region empty; freeing an empty region does nothing.  Thread-safe for
- * distinct regions.
- */
-void yespower_region_init(yespower_region_t *region);
-int yespower_region_alloc(yespower_region_t *region, size_t size);
-int yespower_region_free(yespower_region_t *region);
-
-/*
- * yespower_region_alloc_pages(region, size, pages, keep): the same with a
- * choice of pages.  YESPOWER_PAGES_ANY is yespower_region_alloc's (explicit
- * huge pages, else transparent ones, else normal); YESPOWER_PAGES_HUGE
- * explicit huge pages or nothing (ENOMEM), even below 2 MiB;
- * YESPOWER_PAGES_SMALL no explicit huge pages (2 MiB-aligned and marked
- * for transparent ones when that large).  keep: the contents must survive
- * a fork (memory written once and read after, as RandomX's cache and
- * dataset): a child then reads the parent's explicit huge pages, and
- * must call yespower_region_writable() before writing them; without keep,
- * a child gets fresh zero pages there (working memory).
- */
-enum { YESPOWER_PAGES_ANY, YESPOWER_PAGES_HUGE, YESPOWER_PAGES_SMALL };
-int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
-    int pages, int keep);
-
-/*
- * yespower_region_lost(region): whether region's memory was lost in a
- * fork (see yespower-platform.c): then it is no longer mapped, and its
- * owner must forget it (yespower_region_init) and allocate anew, or free
- * it (which then unmaps nothing).  Cheap unless a fork lost one.
- */
-int yespower_region_lost(const yespower_region_t *region);
-
-/*
- * yespower_region_writable(region): before writing a keep region that a
- * child of fork may have inherited in the parent's huge pages: moves it
- * to pages of the child's own (the parent's contents copied), once.  0,
- * or -1 with errno ENOMEM (the region then still reads as before, but
- * must not be written).  One atomic load unless a fork left such a
- * region; safe from several threads at once.
- */
-int yespower_region_writable(yespower_region_t *region);
+/* Memory regions: region.h (yespower-platform.c), shared with RandomX. */
+#include "region.h"
 
 /*
  * yespower_run_component(which, params, count, result):

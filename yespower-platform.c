@@ -21,12 +21,12 @@
  *   from scratch by every hash: replaced, at the same address, by fresh
  *   normal pages, so the child's objects stay valid and hash as before.
  *   One that cannot be replaced (no memory) is unmapped and marked lost:
- *   yespower_region_lost() says so, and its owner allocates anew.
+ *   pow_region_lost() says so, and its owner allocates anew.
  * - Memory whose contents must survive (keep: RandomX's cache and
  *   dataset) is read-only once built, and reading the parent's pages is
  *   free: it stays shared and is marked inherited.  Only a write in the
  *   child (initializing it again) needs pages of its own:
- *   yespower_region_writable() then moves it to normal pages, copying the
+ *   pow_region_writable() then moves it to normal pages, copying the
  *   pages the parent had touched and no other (those would have to come
  *   from the pool; their contents are zero).
  * A fork followed by exec thus costs what it costs without huge pages.
@@ -257,19 +257,19 @@ static void *map_thp(size_t len)
 #endif
 #endif /* mmap */
 
-void yespower_region_init(yespower_region_t *region)
+void pow_region_init(yespower_region_t *region)
 {
 	region->base = region->aligned = NULL;
 	region->base_size = region->aligned_size = 0;
 }
 
-int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
+int pow_region_alloc_pages(yespower_region_t *region, size_t size,
     int pages, int keep)
 {
 	void *p = NULL;
 	size_t len = size;
 
-	yespower_region_init(region);
+	pow_region_init(region);
 	if (size == 0 || size > SIZE_MAX - 2 * HUGEPAGE_SIZE) {
 		errno = ENOMEM;
 		return -1;
@@ -277,11 +277,11 @@ int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
 #ifdef HAVE_MMAP
 	len = round_up(size, (size_t)sysconf(_SC_PAGESIZE));
 #ifdef MAP_HUGETLB
-	if (pages != YESPOWER_PAGES_SMALL &&
-	    (len >= HUGEPAGE_SIZE || pages == YESPOWER_PAGES_HUGE))
+	if (pages != POW_PAGES_SMALL &&
+	    (len >= HUGEPAGE_SIZE || pages == POW_PAGES_HUGE))
 		p = map_hugetlb(&len, keep);
 #endif
-	if (!p && pages == YESPOWER_PAGES_HUGE) {
+	if (!p && pages == POW_PAGES_HUGE) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -293,7 +293,7 @@ int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
 		p = map(len, 0);
 #else
 	(void)keep;
-	if (pages == YESPOWER_PAGES_HUGE || posix_memalign(&p, 64, len))
+	if (pages == POW_PAGES_HUGE || posix_memalign(&p, 64, len))
 		p = NULL;
 #endif
 	if (!p) {
@@ -306,12 +306,12 @@ int yespower_region_alloc_pages(yespower_region_t *region, size_t size,
 	return 0;
 }
 
-int yespower_region_alloc(yespower_region_t *region, size_t size)
+int pow_region_alloc(yespower_region_t *region, size_t size)
 {
-	return yespower_region_alloc_pages(region, size, YESPOWER_PAGES_ANY, 0);
+	return pow_region_alloc_pages(region, size, POW_PAGES_ANY, 0);
 }
 
-int yespower_region_lost(const yespower_region_t *region)
+int pow_region_lost(const yespower_region_t *region)
 {
 #ifdef MAP_HUGETLB
 	struct huge_region *r;
@@ -331,7 +331,7 @@ int yespower_region_lost(const yespower_region_t *region)
 #endif
 }
 
-int yespower_region_writable(yespower_region_t *region)
+int pow_region_writable(yespower_region_t *region)
 {
 #ifdef MAP_HUGETLB
 	struct huge_region *r;
@@ -360,13 +360,13 @@ int yespower_region_writable(yespower_region_t *region)
 #endif
 }
 
-int yespower_region_free(yespower_region_t *region)
+int pow_region_free(yespower_region_t *region)
 {
 	if (region->base) {
 #ifdef HAVE_MMAP
 #ifdef MAP_HUGETLB
 		if (huge_remove(region->base)) {
-			yespower_region_init(region);
+			pow_region_init(region);
 			return 0;
 		}
 #endif
@@ -376,6 +376,6 @@ int yespower_region_free(yespower_region_t *region)
 		free(region->base);
 #endif
 	}
-	yespower_region_init(region);
+	pow_region_init(region);
 	return 0;
 }

@@ -20,7 +20,7 @@
 #include "randomx/vm.h"
 #include "blake2b.h"
 #include "sysendian.h"
-#include "yespower-impl.h"
+#include "region.h"
 
 
 /*
@@ -46,8 +46,8 @@
 static int pages_alloc(yespower_region_t *pg, size_t size, int large,
     int keep)
 {
-	return yespower_region_alloc_pages(pg, size, large ?
-	    YESPOWER_PAGES_HUGE : YESPOWER_PAGES_SMALL, keep);
+	return pow_region_alloc_pages(pg, size, large ?
+	    POW_PAGES_HUGE : POW_PAGES_SMALL, keep);
 }
 
 /*
@@ -58,12 +58,12 @@ static int pages_alloc(yespower_region_t *pg, size_t size, int large,
  */
 static int pages_writable(yespower_region_t *pg)
 {
-	return yespower_region_writable(pg);
+	return pow_region_writable(pg);
 }
 
 static void pages_free(yespower_region_t *pg)
 {
-	yespower_region_free(pg);
+	pow_region_free(pg);
 }
 
 #if RX_HAVE_JIT
@@ -481,9 +481,9 @@ void rx_vm_set_item_trace(randomx_vm *vm,
  */
 static int scratchpad_ok(randomx_vm *vm)
 {
-	if (!yespower_region_lost(&vm->scratchpad))
+	if (!pow_region_lost(&vm->scratchpad))
 		return 0;
-	yespower_region_init(&vm->scratchpad);
+	pow_region_init(&vm->scratchpad);
 	vm->st.scratchpad = NULL;
 	if (vm->batch == BATCH_PENDING)
 		vm->batch = BATCH_BAD;	/* its scratchpad is gone */

@@ -34,23 +34,23 @@ static void *work(void *arg)
 
 	for (i = 0; i < ROUNDS; i++) {
 		yespower_region_t huge, small;
-		int got = !yespower_region_alloc_pages(&huge, (size_t)1 << 20,
-		    YESPOWER_PAGES_HUGE, i & 1);
+		int got = !pow_region_alloc_pages(&huge, (size_t)1 << 20,
+		    POW_PAGES_HUGE, i & 1);
 
 		/* A region that is never listed: freeing it looks the list
 		 * up too, while other threads change it. */
-		if (yespower_region_alloc_pages(&small, 4096,
-		    YESPOWER_PAGES_SMALL, 0)) {
+		if (pow_region_alloc_pages(&small, 4096,
+		    POW_PAGES_SMALL, 0)) {
 			w->bad = 1;
 		} else {
 			memset(small.aligned, i, 4096);
-			yespower_region_free(&small);
+			pow_region_free(&small);
 		}
 		if (!got)
 			continue;	/* another thread has the pages */
 		w->huge++;
 		memset(huge.aligned, i, (size_t)1 << 20);
-		if (yespower_region_lost(&huge) || yespower_region_free(&huge))
+		if (pow_region_lost(&huge) || pow_region_free(&huge))
 			w->bad = 1;
 	}
 	return NULL;
@@ -65,13 +65,13 @@ int main(int argc, char **argv)
 	int i, bad = 0, huge = 0, started = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (yespower_region_alloc_pages(&probe, 4096, YESPOWER_PAGES_HUGE, 0)) {
+	if (pow_region_alloc_pages(&probe, 4096, POW_PAGES_HUGE, 0)) {
 		if (need_huge)
 			check("a huge page (--need-huge)", 0);
 		skip("no huge pages: as root, sysctl vm.nr_hugepages=16");
 		return summary();
 	}
-	yespower_region_free(&probe);
+	pow_region_free(&probe);
 	memset(w, 0, sizeof(w));
 	for (i = 0; i < THREADS; i++)
 		started += !pthread_create(&t[i], NULL, work, &w[i]);
