@@ -575,24 +575,13 @@ static const uint8_t *light_item(rx_jit_ctx *x, uint64_t old_mem,
 
 rx_jit_vm *rx_jit_vm_new(int secure)
 {
-	rx_jit_vm *j;
-
-	if (posix_memalign((void **)&j, 64, sizeof(*j)))
-		return NULL;
-	memset(j, 0, sizeof(*j));
-	if (rx_exec_alloc(&j->mem, JIT_BYTES, secure)) {
-		free(j);
-		return NULL;
-	}
-	return j;
+	return rx_exec_owner_new(sizeof(rx_jit_vm), offsetof(rx_jit_vm, mem),
+	    JIT_BYTES, secure);
 }
 
 void rx_jit_vm_free(rx_jit_vm *j)
 {
-	if (!j)
-		return;
-	rx_exec_free(&j->mem);
-	free(j);
+	rx_exec_owner_free(j, offsetof(rx_jit_vm, mem));
 }
 
 const void *rx_jit_vm_code(const rx_jit_vm *j)

@@ -83,6 +83,17 @@ int rx_exec_writable(rx_exec_mem *m);
 int rx_exec_executable(rx_exec_mem *m);
 void rx_exec_free(rx_exec_mem *m);
 
+/*
+ * rx_exec_owner_new(size, mem_at, len, secure):
+ * A backend's compiler object: size zeroed bytes, aligned to 64 (a cache
+ * line, which the VMs' register files ask for), whose rx_exec_mem at
+ * byte offset mem_at holds a fresh mapping of len bytes (rx_exec_alloc).
+ * NULL if either fails; nothing is left allocated then.
+ * rx_exec_owner_free(o, mem_at) unmaps and frees it; NULL does nothing.
+ */
+void *rx_exec_owner_new(size_t size, size_t mem_at, size_t len, int secure);
+void rx_exec_owner_free(void *o, size_t mem_at);
+
 /* ---- SuperscalarHash (a backend's) ---- */
 
 typedef struct rx_ss_jit rx_ss_jit;
