@@ -17,6 +17,8 @@
  *   writable and executable at once, or, under RANDOMX_FLAG_SECURE (and
  *   where the system refuses such pages), never both: writable while code
  *   is written, then executable.
+ * - Running a VM's program (jit-vm.c, shared): generated, compiled by the
+ *   backend and run, or interpreted if it did not compile.
  *
  * The CPU features a backend uses are chosen in cpu.c, with the module's
  * other choices.  The two x86-64 compilers share jit-x86-asm.h's encoder;
