@@ -28,29 +28,63 @@
 
 #include "randomx/aes.h"
 
+/* Four columns, the 64 bytes every function here works on at a time. */
+typedef struct {
+	v128 c0, c1, c2, c3;
+} RX_AES_FN(cols);
+
+static inline RX_AES_FN(cols) RX_AES_FN(load4)(const void *p)
+{
+	const uint8_t *b = p;
+	RX_AES_FN(cols) x = { load(b), load(b + 16), load(b + 32),
+		load(b + 48) };
+
+	return x;
+}
+
+static inline void RX_AES_FN(store4)(void *p, RX_AES_FN(cols) x)
+{
+	uint8_t *b = p;
+
+	store(b, x.c0);
+	store(b + 16, x.c1);
+	store(b + 32, x.c2);
+	store(b + 48, x.c3);
+}
+
+/* One AesGenerator1R step: each column one round with its own key. */
+static inline RX_AES_FN(cols) RX_AES_FN(gen1r)(RX_AES_FN(cols) s,
+    RX_AES_FN(cols) k)
+{
+	s.c0 = dec(s.c0, k.c0);
+	s.c1 = enc(s.c1, k.c1);
+	s.c2 = dec(s.c2, k.c2);
+	s.c3 = enc(s.c3, k.c3);
+	return s;
+}
+
+/* One AesHash1R step: each column one round keyed with 16 input bytes. */
+static inline RX_AES_FN(cols) RX_AES_FN(hash1r_step)(RX_AES_FN(cols) h,
+    const uint8_t *p)
+{
+	h.c0 = enc(h.c0, load(p));
+	h.c1 = dec(h.c1, load(p + 16));
+	h.c2 = enc(h.c2, load(p + 32));
+	h.c3 = dec(h.c3, load(p + 48));
+	return h;
+}
+
 static void RX_AES_FN(fill1r)(uint8_t state[64], void *out, size_t len)
 {
-	const uint8_t *k = rx_aes_gen1r_keys;
-	v128 k0 = load(k), k1 = load(k + 16), k2 = load(k + 32),
-	    k3 = load(k + 48);
-	v128 s0 = load(state), s1 = load(state + 16), s2 = load(state + 32),
-	    s3 = load(state + 48);
+	RX_AES_FN(cols) k = RX_AES_FN(load4)(rx_aes_gen1r_keys);
+	RX_AES_FN(cols) s = RX_AES_FN(load4)(state);
 	uint8_t *p = out, *end = p + len;
 
 	for (; p < end; p += 64) {
-		s0 = dec(s0, k0);
-		s1 = enc(s1, k1);
-		s2 = dec(s2, k2);
-		s3 = enc(s3, k3);
-		store(p, s0);
-		store(p + 16, s1);
-		store(p + 32, s2);
-		store(p + 48, s3);
+		s = RX_AES_FN(gen1r)(s, k);
+		RX_AES_FN(store4)(p, s);
 	}
-	store(state, s0);
-	store(state + 16, s1);
-	store(state + 32, s2);
-	store(state + 48, s3);
+	RX_AES_FN(store4)(state, s);
 }
 
 static void RX_AES_FN(fill4r)(const uint8_t state[64], void *out,
@@ -60,31 +94,27 @@ static void RX_AES_FN(fill4r)(const uint8_t state[64], void *out,
 	v128 k0 = load(k), k1 = load(k + 16), k2 = load(k + 32),
 	    k3 = load(k + 48), k4 = load(k + 64), k5 = load(k + 80),
 	    k6 = load(k + 96), k7 = load(k + 112);
-	v128 s0 = load(state), s1 = load(state + 16), s2 = load(state + 32),
-	    s3 = load(state + 48);
+	RX_AES_FN(cols) s = RX_AES_FN(load4)(state);
 	uint8_t *p = out, *end = p + len;
 
 	for (; p < end; p += 64) {
-		s0 = dec(s0, k0);
-		s1 = enc(s1, k0);
-		s2 = dec(s2, k4);
-		s3 = enc(s3, k4);
-		s0 = dec(s0, k1);
-		s1 = enc(s1, k1);
-		s2 = dec(s2, k5);
-		s3 = enc(s3, k5);
-		s0 = dec(s0, k2);
-		s1 = enc(s1, k2);
-		s2 = dec(s2, k6);
-		s3 = enc(s3, k6);
-		s0 = dec(s0, k3);
-		s1 = enc(s1, k3);
-		s2 = dec(s2, k7);
-		s3 = enc(s3, k7);
-		store(p, s0);
-		store(p + 16, s1);
-		store(p + 32, s2);
-		store(p + 48, s3);
+		s.c0 = dec(s.c0, k0);
+		s.c1 = enc(s.c1, k0);
+		s.c2 = dec(s.c2, k4);
+		s.c3 = enc(s.c3, k4);
+		s.c0 = dec(s.c0, k1);
+		s.c1 = enc(s.c1, k1);
+		s.c2 = dec(s.c2, k5);
+		s.c3 = enc(s.c3, k5);
+		s.c0 = dec(s.c0, k2);
+		s.c1 = enc(s.c1, k2);
+		s.c2 = dec(s.c2, k6);
+		s.c3 = enc(s.c3, k6);
+		s.c0 = dec(s.c0, k3);
+		s.c1 = enc(s.c1, k3);
+		s.c2 = dec(s.c2, k7);
+		s.c3 = enc(s.c3, k7);
+		RX_AES_FN(store4)(p, s);
 	}
 }
 
@@ -92,69 +122,45 @@ static void RX_AES_FN(fill4r)(const uint8_t state[64], void *out,
 static void RX_AES_FN(hash1r_finish)(v128 h0, v128 h1, v128 h2, v128 h3,
     uint8_t hash[64])
 {
+	RX_AES_FN(cols) h = { h0, h1, h2, h3 };
 	v128 x0 = load(rx_aes_hash1r_xkeys), x1 = load(rx_aes_hash1r_xkeys + 16);
 
-	h0 = enc(h0, x0);
-	h1 = dec(h1, x0);
-	h2 = enc(h2, x0);
-	h3 = dec(h3, x0);
-	h0 = enc(h0, x1);
-	h1 = dec(h1, x1);
-	h2 = enc(h2, x1);
-	h3 = dec(h3, x1);
-	store(hash, h0);
-	store(hash + 16, h1);
-	store(hash + 32, h2);
-	store(hash + 48, h3);
+	h.c0 = enc(h.c0, x0);
+	h.c1 = dec(h.c1, x0);
+	h.c2 = enc(h.c2, x0);
+	h.c3 = dec(h.c3, x0);
+	h.c0 = enc(h.c0, x1);
+	h.c1 = dec(h.c1, x1);
+	h.c2 = enc(h.c2, x1);
+	h.c3 = dec(h.c3, x1);
+	RX_AES_FN(store4)(hash, h);
 }
 
 static void RX_AES_FN(hash1r)(const void *in, size_t len, uint8_t hash[64])
 {
-	const uint8_t *st = rx_aes_hash1r_state;
-	v128 h0 = load(st), h1 = load(st + 16), h2 = load(st + 32),
-	    h3 = load(st + 48);
+	RX_AES_FN(cols) h = RX_AES_FN(load4)(rx_aes_hash1r_state);
 	const uint8_t *p = in, *end = p + len;
 
-	for (; p < end; p += 64) {
-		h0 = enc(h0, load(p));
-		h1 = dec(h1, load(p + 16));
-		h2 = enc(h2, load(p + 32));
-		h3 = dec(h3, load(p + 48));
-	}
-	RX_AES_FN(hash1r_finish)(h0, h1, h2, h3, hash);
+	for (; p < end; p += 64)
+		h = RX_AES_FN(hash1r_step)(h, p);
+	RX_AES_FN(hash1r_finish)(h.c0, h.c1, h.c2, h.c3, hash);
 }
 
 static void RX_AES_FN(hash_fill1r)(void *buf, size_t len, uint8_t hash[64],
     uint8_t state[64])
 {
-	const uint8_t *st = rx_aes_hash1r_state, *k = rx_aes_gen1r_keys;
-	v128 h0 = load(st), h1 = load(st + 16), h2 = load(st + 32),
-	    h3 = load(st + 48);
-	v128 k0 = load(k), k1 = load(k + 16), k2 = load(k + 32),
-	    k3 = load(k + 48);
-	v128 s0 = load(state), s1 = load(state + 16), s2 = load(state + 32),
-	    s3 = load(state + 48);
+	RX_AES_FN(cols) h = RX_AES_FN(load4)(rx_aes_hash1r_state);
+	RX_AES_FN(cols) k = RX_AES_FN(load4)(rx_aes_gen1r_keys);
+	RX_AES_FN(cols) s = RX_AES_FN(load4)(state);
 	uint8_t *p = buf, *end = p + len;
 
 	for (; p < end; p += 64) {
-		h0 = enc(h0, load(p));
-		h1 = dec(h1, load(p + 16));
-		h2 = enc(h2, load(p + 32));
-		h3 = dec(h3, load(p + 48));
-		s0 = dec(s0, k0);
-		s1 = enc(s1, k1);
-		s2 = dec(s2, k2);
-		s3 = enc(s3, k3);
-		store(p, s0);
-		store(p + 16, s1);
-		store(p + 32, s2);
-		store(p + 48, s3);
+		h = RX_AES_FN(hash1r_step)(h, p);
+		s = RX_AES_FN(gen1r)(s, k);
+		RX_AES_FN(store4)(p, s);
 	}
-	store(state, s0);
-	store(state + 16, s1);
-	store(state + 32, s2);
-	store(state + 48, s3);
-	RX_AES_FN(hash1r_finish)(h0, h1, h2, h3, hash);
+	RX_AES_FN(store4)(state, s);
+	RX_AES_FN(hash1r_finish)(h.c0, h.c1, h.c2, h.c3, hash);
 }
 
 /*
@@ -164,22 +170,18 @@ static void RX_AES_FN(hash_fill1r)(void *buf, size_t len, uint8_t hash[64],
  */
 static void RX_AES_FN(mix_fe)(uint64_t f[8], const uint64_t e[8])
 {
-	v128 f0 = load(f), f1 = load(f + 2), f2 = load(f + 4),
-	    f3 = load(f + 6);
+	RX_AES_FN(cols) x = RX_AES_FN(load4)(f);
 	unsigned i;
 
 	for (i = 0; i < 4; i++) {
 		v128 k = load(e + 2 * i);
 
-		f0 = enc(f0, k);
-		f1 = dec(f1, k);
-		f2 = enc(f2, k);
-		f3 = dec(f3, k);
+		x.c0 = enc(x.c0, k);
+		x.c1 = dec(x.c1, k);
+		x.c2 = enc(x.c2, k);
+		x.c3 = dec(x.c3, k);
 	}
-	store(f, f0);
-	store(f + 2, f1);
-	store(f + 4, f2);
-	store(f + 6, f3);
+	RX_AES_FN(store4)(f, x);
 }
 
 #endif
