@@ -37,7 +37,7 @@ RX_SRCS = randomx/blake2-generator.c randomx/argon2d.c \
 	randomx/aes.c randomx/program.c randomx/vm-interp.c randomx/api.c
 RX_X86_SRCS = randomx/argon2d-ssse3.c randomx/argon2d-avx2.c \
 	randomx/argon2d-avx512.c \
-	randomx/aes-ni.c randomx/jit-mem.c randomx/jit-x86.c \
+	randomx/aes-ni.c randomx/jit-mem.c randomx/jit-vm.c randomx/jit-x86.c \
 	randomx/jit-x86-int.c randomx/jit-x86-fp.c randomx/jit-x86-ctl.c \
 	randomx/jit-superscalar-x86.c
 RX_SHARED_SRCS = blake2b.c cpu-features.c insecure_memzero.c \
@@ -63,8 +63,8 @@ RX_IS_X86 = $(filter x86_64% i386% i486% i586% i686% amd64%,$(MACHINE))
 RX_DEFS = $(if $(RX_IS_X86),-DRX_X86_ISAS=1)
 # ---- AArch64 (little-endian, LP64 Linux): its files and flags ----
 RX_IS_A64 = $(filter aarch64-%linux-gnu aarch64-%linux-musl,$(MACHINE))
-RX_A64_SRCS = randomx/aes-armv8.c randomx/jit-mem.c randomx/jit-a64.c \
-	randomx/jit-superscalar-a64.c
+RX_A64_SRCS = randomx/aes-armv8.c randomx/jit-mem.c randomx/jit-vm.c \
+	randomx/jit-a64.c randomx/jit-superscalar-a64.c
 RX_CFLAGS_aes-armv8 = -march=armv8-a+crypto
 RX_DEFS += $(if $(RX_IS_A64),-DRX_A64_ISAS=1)
 # ---- end AArch64 ----

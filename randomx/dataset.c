@@ -30,29 +30,14 @@ int rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
 	return 0;
 }
 
-/*
- * Step 1 of chapter 7.3: r0 from a multiplicative hash of the item
- * number, the others from r0 and constants taken from BLAKE2b-512 of
- * "RandomX SuperScalarHash initialize" (two of them adjusted so that no
- * two registers are ever equal).
- */
+/* Step 1 of chapter 7.3, with dataset.h's constants. */
 void rx_item_registers(uint64_t r[8], uint64_t item_number)
 {
-	static const uint64_t k[8] = {
-		0,
-		UINT64_C(9298411001130361340),
-		UINT64_C(12065312585734608966),
-		UINT64_C(9306329213124626780),
-		UINT64_C(5281919268842080866),
-		UINT64_C(10536153434571861004),
-		UINT64_C(3398623926847679864),
-		UINT64_C(9549104520008361294),
-	};
-	uint64_t r0 = (item_number + 1) * UINT64_C(6364136223846793005);
+	uint64_t r0 = (item_number + 1) * RX_ITEM_MUL;
 	int i;
 
 	for (i = 0; i < 8; i++)
-		r[i] = r0 ^ k[i];
+		r[i] = r0 ^ rx_item_xor[i];
 }
 
 /* The 64-byte cache item a register value selects (its low bits). */

@@ -46,6 +46,26 @@ int rx_cache_init(rx_cache_state *c, uint8_t *memory, const void *key,
     size_t keylen, rx_argon2_impl impl);
 
 /*
+ * Step 1 of chapter 7.3: r0 = (item number + 1) * RX_ITEM_MUL and
+ * register i = r0 ^ rx_item_xor[i], the XORs taken from BLAKE2b-512 of
+ * "RandomX SuperScalarHash initialize" (two of them adjusted so that no
+ * two registers are ever equal).  rx_item_registers computes them and the
+ * AArch64 SuperscalarHash JIT emits them as literals.  A static table in
+ * the header, so that each user's compiler still sees the values.
+ */
+#define RX_ITEM_MUL UINT64_C(6364136223846793005)
+static const uint64_t rx_item_xor[8] = {
+	0,
+	UINT64_C(9298411001130361340),
+	UINT64_C(12065312585734608966),
+	UINT64_C(9306329213124626780),
+	UINT64_C(5281919268842080866),
+	UINT64_C(10536153434571861004),
+	UINT64_C(3398623926847679864),
+	UINT64_C(9549104520008361294),
+};
+
+/*
  * rx_item_registers(r, item_number): step 1 of chapter 7.3, the registers
  * an item's SuperscalarHash starts from (for the compiled SuperscalarHash,
  * which lays them out its own way).

@@ -833,24 +833,13 @@ static const uint8_t *light_item(rx_a64_ctx *x, uint64_t n)
 
 rx_jit_vm *rx_jit_vm_new(int secure)
 {
-	rx_jit_vm *j;
-
-	if (posix_memalign((void **)&j, 64, sizeof(*j)))
-		return NULL;
-	memset(j, 0, sizeof(*j));
-	if (rx_exec_alloc(&j->mem, JIT_BYTES, secure)) {
-		free(j);
-		return NULL;
-	}
-	return j;
+	return rx_exec_owner_new(sizeof(rx_jit_vm), offsetof(rx_jit_vm, mem),
+	    JIT_BYTES, secure);
 }
 
 void rx_jit_vm_free(rx_jit_vm *j)
 {
-	if (!j)
-		return;
-	rx_exec_free(&j->mem);
-	free(j);
+	rx_exec_owner_free(j, offsetof(rx_jit_vm, mem));
 }
 
 const void *rx_jit_vm_code(const rx_jit_vm *j)
@@ -950,21 +939,6 @@ void rx_jit_vm_run(rx_jit_vm *j, rx_vm_state *vm, const rx_ss_jit *ss)
 	setup(&j->ctx, &vm->cfg, vm, ss, j->stub);
 	j->fn(&j->ctx);
 	finish(&j->ctx, vm);
-}
-
-void rx_jit_vm_run_program(rx_jit_vm *j, rx_vm_state *vm,
-    const uint8_t seed[64], const rx_ss_jit *ss)
-{
-	rx_program_generate(vm->aes, seed, vm->program, vm->v2);
-	rx_program_configure(vm->program, &vm->cfg);
-	memcpy(vm->regs.a, vm->cfg.a, sizeof(vm->regs.a));
-	if (rx_jit_vm_compile(j, vm) == 0) {
-		rx_jit_vm_run(j, vm, ss);
-		return;
-	}
-	rx_program_decode(vm->program + RX_PROGRAM_CONFIG_BYTES,
-	    rx_program_size(vm->v2), vm->code);
-	rx_vm_execute(vm);
 }
 
 #endif /* RX_JIT_A64 */

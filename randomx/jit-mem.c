@@ -12,6 +12,8 @@
 
 #if RX_HAVE_JIT
 
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -64,6 +66,28 @@ void rx_exec_free(rx_exec_mem *m)
 		munmap(m->base, m->len);
 	m->base = NULL;
 	m->len = 0;
+}
+
+void *rx_exec_owner_new(size_t size, size_t mem_at, size_t len, int secure)
+{
+	void *o;
+
+	if (posix_memalign(&o, 64, size))
+		return NULL;
+	memset(o, 0, size);
+	if (rx_exec_alloc((rx_exec_mem *)((char *)o + mem_at), len, secure)) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+void rx_exec_owner_free(void *o, size_t mem_at)
+{
+	if (!o)
+		return;
+	rx_exec_free((rx_exec_mem *)((char *)o + mem_at));
+	free(o);
 }
 
 #endif /* RX_HAVE_JIT */

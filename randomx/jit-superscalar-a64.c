@@ -169,18 +169,6 @@ static void emit_op(ss_compiler *c, const rx_ss_op *op)
 	}
 }
 
-/* chapter 7.3's start values, the constants of rx_item_registers */
-static const uint64_t item_xor[8] = {
-	0,
-	UINT64_C(9298411001130361340),
-	UINT64_C(12065312585734608966),
-	UINT64_C(9306329213124626780),
-	UINT64_C(5281919268842080866),
-	UINT64_C(10536153434571861004),
-	UINT64_C(3398623926847679864),
-	UINT64_C(9549104520008361294),
-};
-
 /* the cache line of index idx into m->line, prefetched */
 static void emit_line(ss_compiler *c, int idx)
 {
@@ -206,10 +194,10 @@ static void emit_item(ss_compiler *c, const rx_cache_state *cs)
 
 	emit_line(c, m->idx);
 	a64_addi(a, 1, 0, m->r[0], m->idx, 1, 0);
-	ldr_const(c, m->s0, UINT64_C(6364136223846793005));
+	ldr_const(c, m->s0, RX_ITEM_MUL);
 	a64_mul(a, m->r[0], m->r[0], m->s0);
 	for (i = 1; i < 8; i++) {
-		ldr_const(c, m->s0, item_xor[i]);
+		ldr_const(c, m->s0, rx_item_xor[i]);
 		a64_rrr(a, A64_EOR, m->r[i], m->r[0], m->s0, 0, 0);
 	}
 	for (p = 0; p < RX_CACHE_ACCESSES; p++) {
@@ -267,23 +255,13 @@ static void emit_single(ss_compiler *c, const rx_cache_state *cs)
 
 rx_ss_jit *rx_ss_jit_new(int secure)
 {
-	rx_ss_jit *j = calloc(1, sizeof(*j));
-
-	if (!j)
-		return NULL;
-	if (rx_exec_alloc(&j->mem, JIT_BYTES, secure)) {
-		free(j);
-		return NULL;
-	}
-	return j;
+	return rx_exec_owner_new(sizeof(rx_ss_jit), offsetof(rx_ss_jit, mem),
+	    JIT_BYTES, secure);
 }
 
 void rx_ss_jit_free(rx_ss_jit *j)
 {
-	if (!j)
-		return;
-	rx_exec_free(&j->mem);
-	free(j);
+	rx_exec_owner_free(j, offsetof(rx_ss_jit, mem));
 }
 
 int rx_ss_jit_compile(rx_ss_jit *j, const rx_cache_state *c)

@@ -490,23 +490,13 @@ static void emit_vroutine(vcompiler *c, const rx_cache_state *cs)
 
 rx_ss_jit *rx_ss_jit_new(int secure)
 {
-	rx_ss_jit *j = calloc(1, sizeof(*j));
-
-	if (!j)
-		return NULL;
-	if (rx_exec_alloc(&j->mem, SS_MEM_BYTES, secure)) {
-		free(j);
-		return NULL;
-	}
-	return j;
+	return rx_exec_owner_new(sizeof(rx_ss_jit), offsetof(rx_ss_jit, mem),
+	    SS_MEM_BYTES, secure);
 }
 
 void rx_ss_jit_free(rx_ss_jit *j)
 {
-	if (!j)
-		return;
-	rx_exec_free(&j->mem);
-	free(j);
+	rx_exec_owner_free(j, offsetof(rx_ss_jit, mem));
 }
 
 int rx_ss_jit_compile(rx_ss_jit *j, const rx_cache_state *c)

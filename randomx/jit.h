@@ -17,6 +17,8 @@
  *   writable and executable at once, or, under RANDOMX_FLAG_SECURE (and
  *   where the system refuses such pages), never both: writable while code
  *   is written, then executable.
+ * - Running a VM's program (jit-vm.c, shared): generated, compiled by the
+ *   backend and run, or interpreted if it did not compile.
  *
  * The CPU features a backend uses are chosen in cpu.c, with the module's
  * other choices.  The two x86-64 compilers share jit-x86-asm.h's encoder;
@@ -82,6 +84,17 @@ int rx_exec_alloc(rx_exec_mem *m, size_t len, int secure);
 int rx_exec_writable(rx_exec_mem *m);
 int rx_exec_executable(rx_exec_mem *m);
 void rx_exec_free(rx_exec_mem *m);
+
+/*
+ * rx_exec_owner_new(size, mem_at, len, secure):
+ * A backend's compiler object: size zeroed bytes, aligned to 64 (a cache
+ * line, which the VMs' register files ask for), whose rx_exec_mem at
+ * byte offset mem_at holds a fresh mapping of len bytes (rx_exec_alloc).
+ * NULL if either fails; nothing is left allocated then.
+ * rx_exec_owner_free(o, mem_at) unmaps and frees it; NULL does nothing.
+ */
+void *rx_exec_owner_new(size_t size, size_t mem_at, size_t len, int secure);
+void rx_exec_owner_free(void *o, size_t mem_at);
 
 /* ---- SuperscalarHash (a backend's) ---- */
 
