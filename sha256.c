@@ -231,8 +231,10 @@ static int runs_here(size_t i)
 /* Install i (the best for AUTO) after its self-test, or the portable one. */
 static void install(size_t i)
 {
+	/* Best first; the portable one, last, needs nothing and ends the
+	 * search (a bound i < PORTABLE would be "< 0" where it is alone). */
 	if (i == YESPOWER_SHA256_AUTO)
-		for (i = 0; i < PORTABLE && !runs_here(i); i++)
+		for (i = 0; !runs_here(i); i++)
 			;
 	if (!self_test(i))
 		i = PORTABLE;
