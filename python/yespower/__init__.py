@@ -67,31 +67,33 @@ class _Preset(ctypes.Structure):
                 ("coins", ctypes.c_char_p)]
 
 
-def _load():
-    """The library and its path; ImportError if it cannot be had."""
+def _load_library(module, name, soname, env, declare, **cdll):
+    """Load lib<name> for module: $env alone if set, else the copy beside
+    this file, then the system's soname; declare(lib) states the C
+    signatures.  The library and its path; ImportError if it cannot be
+    had.  (yespower.randomx loads librandomx the same way.)"""
     here = os.path.dirname(os.path.abspath(__file__))
-    named = os.environ.get("YESPOWER_LIBRARY")
+    named = os.environ.get(env)
     # A library named in the environment is the only one tried: falling
     # back to another copy would hide that it is not the one asked for.
-    candidates = [named] if named else [os.path.join(here, _SONAME),
-                                        _SONAME]
+    candidates = [named] if named else [os.path.join(here, soname), soname]
     problems = []
     for path in candidates:
         try:
             # CDLL, not PyDLL: every call releases the GIL.
-            lib = ctypes.CDLL(path, use_errno=True)
+            lib = ctypes.CDLL(path, **cdll)
         except OSError as e:
             problems.append(str(e))
             continue
         try:
-            _declare(lib)
+            declare(lib)
         except AttributeError as e:
-            problems.append("%s is not libyespower (%s)" % (path, e))
+            problems.append("%s is not %s (%s)" % (path, name, e))
             continue
         return lib, path
-    raise ImportError("yespower: cannot load libyespower (tried %s%s): %s"
-                      % (", ".join(candidates),
-                         " from $YESPOWER_LIBRARY" if named else "",
+    raise ImportError("%s: cannot load %s (tried %s%s): %s"
+                      % (module, name, ", ".join(candidates),
+                         " from $%s" % env if named else "",
                          "; ".join(problems)))
 
 
@@ -113,7 +115,9 @@ def _declare(lib):
     lib.yespower_impl_name.restype = ctypes.c_char_p
 
 
-_lib, library_path = _load()
+_lib, library_path = _load_library(
+    "yespower", "libyespower", _SONAME, "YESPOWER_LIBRARY", _declare,
+    use_errno=True)
 
 Preset = collections.namedtuple(
     "Preset", "name version N r pers pers_is_input hash coins")

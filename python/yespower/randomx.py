@@ -46,7 +46,7 @@ import os
 import threading
 import weakref
 
-from . import __version__
+from . import __version__, _load_library
 
 __all__ = ["RandomX", "commitment", "get_rx_hash", "seed_height",
            "configure_rx_hash", "library_path", "FLAG_DEFAULT",
@@ -69,32 +69,6 @@ FLAG_ARGON2_AVX2 = 64
 FLAG_V2 = 128
 
 _vp = ctypes.c_void_p
-
-
-def _load():
-    """The library and its path; ImportError if it cannot be had."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    named = os.environ.get("RANDOMX_LIBRARY")
-    candidates = [named] if named else [os.path.join(here, _SONAME),
-                                        _SONAME]
-    problems = []
-    for path in candidates:
-        try:
-            # CDLL, not PyDLL: every call releases the GIL.
-            lib = ctypes.CDLL(path)
-        except OSError as e:
-            problems.append(str(e))
-            continue
-        try:
-            _declare(lib)
-        except AttributeError as e:
-            problems.append("%s is not librandomx (%s)" % (path, e))
-            continue
-        return lib, path
-    raise ImportError("yespower.randomx: cannot load librandomx (tried %s%s)"
-                      ": %s" % (", ".join(candidates),
-                                " from $RANDOMX_LIBRARY" if named else "",
-                                "; ".join(problems)))
 
 
 def _declare(lib):
@@ -131,7 +105,8 @@ def _declare(lib):
         fn.argtypes = argtypes
 
 
-_lib, library_path = _load()
+_lib, library_path = _load_library(
+    "yespower.randomx", "librandomx", _SONAME, "RANDOMX_LIBRARY", _declare)
 _ITEMS = _lib.randomx_dataset_item_count()
 
 
