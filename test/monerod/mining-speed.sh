@@ -23,44 +23,20 @@ if [ -z "$MONEROD_TEST_NETNS" ] && command -v unshare > /dev/null &&
 fi
 [ "$MONEROD_TEST_NETNS" = 1 ] && ip link set lo up
 
-MONEROD=$(command -v monerod) || { echo "no monerod" >&2; exit 2; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mining-speed.XXXXXX") || exit 2
-PIDS=
-cleanup() {
-	for p in $PIDS; do kill -CONT "$p"; kill "$p"; done 2> /dev/null
-	for p in $PIDS; do
-		i=0
-		while kill -0 "$p" 2> /dev/null && [ $i -lt 30 ]; do
-			sleep 1
-			i=$((i + 1))
-		done
-		kill -9 "$p" 2> /dev/null
-	done
-	rm -rf "$TMP"
-}
+die() { echo "mining-speed.sh: $*" >&2; exit 2; }
+MONEROD=$(command -v monerod) || die "no monerod"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mining-speed.XXXXXX") || die "mktemp"
+# A difficulty no hash here meets: the chain never moves.
+DIFFICULTY=1000000000000 DAEMON_OPTS="--log-level 0"
+. test/monerod/daemons.sh
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 $MAKE -s install-randomx DESTDIR="$TMP/stage" PREFIX=/usr LIBDIR=/usr/lib \
     > "$TMP/log" 2>&1 || { cat "$TMP/log"; exit 2; }
 
-rpc() {
-	curl -s --max-time 60 "http://127.0.0.1:$1/$2" ${3:+-d "$3"} | tr -d '\r'
-}
 speed() {
 	rpc "$1" mining_status | sed -n 's/^ *"speed": \([0-9]*\),*$/\1/p'
-}
-start() {
-	mkdir -p "$TMP/$1"
-	env ${5:+LD_LIBRARY_PATH="$5"} "$MONEROD" --regtest \
-	    --fixed-difficulty 1000000000000 --data-dir "$TMP/$1" \
-	    --non-interactive --no-igd --disable-dns-checkpoints \
-	    --check-updates disabled --p2p-bind-ip 127.0.0.1 \
-	    --p2p-bind-port "$2" --rpc-bind-ip 127.0.0.1 --rpc-bind-port "$3" \
-	    --no-zmq --add-exclusive-node "127.0.0.1:$4" --log-level 0 \
-	    > "$TMP/$1.log" 2>&1 &
-	echo $! > "$TMP/$1.pid"
-	PIDS="$PIDS $!"
 }
 start a 18080 18081 18090 "$TMP/stage/usr/lib"
 start b 18090 18091 18080 ""

@@ -83,21 +83,11 @@ DEBIAN_RX=$(readlink -f "$DEBIAN_RX")
 note "monerod $($MONEROD --version 2>/dev/null | tr -d '\r' | tail -n 1)"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tests-monerod.XXXXXX") || die "mktemp"
-PIDS=
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2> /dev/null
-	done
-	for p in $PIDS; do
-		i=0
-		while kill -0 "$p" 2> /dev/null && [ $i -lt 30 ]; do
-			sleep 1
-			i=$((i + 1))
-		done
-		kill -9 "$p" 2> /dev/null
-	done
-	rm -rf "$TMP"
-}
+# Kept: the fake chain between restarts; at most two threads of verification;
+# no ban on the peer that sends the negative control's block; only
+# verification errors logged (the negative control reads them).
+DAEMON_OPTS="--keep-fakechain --max-concurrency 2 --disable-rpc-ban --log-level 0,verify:ERROR"
+. test/monerod/daemons.sh
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
@@ -113,34 +103,7 @@ OURS_RX=$(readlink -f "$OURS_DIR/librandomx.so.0")
 $CC -shared -fPIC -o "$TMP/flip-hash.so" test/monerod/flip-hash.c -ldl \
     > "$TMP/log" 2>&1 || die "building flip-hash.so: $(cat "$TMP/log")"
 
-# ---- daemons ----
-
-# start NAME P2P-PORT RPC-PORT PEER-PORT LIBDIR [PRELOAD]: a regtest
-# daemon whose only peer is 127.0.0.1:PEER-PORT, loading librandomx.so.0
-# from LIBDIR (empty: the system's); its pid in $TMP/NAME.pid.
-start() {
-	n=$1 p2p=$2 rpc=$3 peer=$4 libdir=$5 preload=$6
-	mkdir -p "$TMP/$n"
-	env ${libdir:+LD_LIBRARY_PATH="$libdir"} ${preload:+LD_PRELOAD="$preload"} \
-	    "$MONEROD" --regtest --fixed-difficulty "$DIFFICULTY" \
-	    --keep-fakechain --data-dir "$TMP/$n" --non-interactive \
-	    --no-igd --disable-dns-checkpoints --check-updates disabled \
-	    --p2p-bind-ip 127.0.0.1 --p2p-bind-port "$p2p" \
-	    --rpc-bind-ip 127.0.0.1 --rpc-bind-port "$rpc" --no-zmq \
-	    --add-exclusive-node "127.0.0.1:$peer" --max-concurrency 2 \
-	    --disable-rpc-ban \
-	    --log-level 0,verify:ERROR > "$TMP/$n.log" 2>&1 &
-	echo $! > "$TMP/$n.pid"
-	PIDS="$PIDS $!"
-	i=0
-	until rpc "$rpc" get_info | grep -q '"status": "OK"'; do
-		kill -0 "$(cat "$TMP/$n.pid")" 2> /dev/null ||
-		    die "$n exited: $(tail -n 5 "$TMP/$n.log")"
-		[ $i -lt 120 ] || die "$n: no RPC after 120 s"
-		sleep 1
-		i=$((i + 1))
-	done
-}
+# ---- daemons (start, rpc, cleanup: daemons.sh) ----
 
 # stop NAME
 stop() {
@@ -155,15 +118,8 @@ stop() {
 	PIDS=$(echo "$PIDS" | sed "s/ $p\b//")
 }
 
-# rpc PORT METHOD [JSON]: the daemon's plain (non-JSON-RPC) endpoints;
-# json PORT METHOD [PARAMS]: its /json_rpc ones.  Both answer with CRLF
-# line ends.  The requests come from 127.0.0.2, another loopback address:
-# a daemon that blocks its peer for a bad block blocks 127.0.0.1 (where
-# the peer connects from), RPC included, and must still answer the test.
-rpc() {
-	curl -s --interface 127.0.0.2 --max-time 600 \
-	    "http://127.0.0.1:$1/$2" ${3:+-d "$3"} | tr -d '\r'
-}
+# json PORT METHOD [PARAMS]: the daemon's /json_rpc endpoints (rpc is
+# daemons.sh's), from 127.0.0.2 as rpc's.
 json() {
 	curl -s --interface 127.0.0.2 --max-time 600 \
 	    "http://127.0.0.1:$1/json_rpc" -d \
