@@ -14,7 +14,8 @@
  * - a chain of awaited hashes (hash, await, hash) keeps the same runner,
  *   on the same thread with its yespower memory warm, instead of waiting
  *   for a pool thread each time and wandering over all of them;
- * - how fast two chains go no longer depends on UV_THREADPOOL_SIZE.
+ * - how fast two chains go no longer depends on UV_THREADPOOL_SIZE,
+ *   once the pool has R threads (the default 4 has, up to 4 CPUs).
  *
  * R is the number of CPUs online, but no more than the pool's threads.
  * When R runners could hold every pool thread, each gives its thread back
@@ -46,10 +47,11 @@
  * How long a runner with nothing to do waits for a job.  A chain's next
  * hash comes a loop turn after the last one settles: tens of
  * microseconds on an idle loop, more on a busy one.  2 ms covers a busy
- * turn, and is less than one hash (yespowerr16 takes 3 ms or more, a
- * RandomX hash 1 ms in full mode and several in light mode), so an idle
- * runner holds a pool thread (not a CPU: it sleeps) no longer than a
- * hash would have.
+ * turn and is about one hash (yespowerr16 takes 3 ms or more, RandomX
+ * about 1 ms in full mode and several in light mode), so a runner left
+ * idle holds a pool thread (asleep: no CPU) about as long as one more
+ * hash would have, and a pool server whose shares come seconds apart
+ * gets its pool threads back at once.
  */
 #define IDLE_WAIT_NS 2000000L
 
