@@ -30,7 +30,7 @@ NODE_INCLUDE ?= $(shell $(NODE) -p \
 	2>/dev/null)
 NODE_B = $(B)/node
 NODE_ADDON = node/build/yespower.node
-NODE_OBJS = $(addprefix $(NODE_B)/,addon.o util.o yespower.o randomx.o \
+NODE_OBJS = $(addprefix $(NODE_B)/,addon.o util.o jobs.o yespower.o randomx.o \
 	rx-key.o)
 NODE_TESTS = $(sort $(wildcard node/test/*.test.js))
 # The addon's own symbols stay inside it; only the module entry is seen.

@@ -62,6 +62,23 @@ static rx_obj *unwrap(napi_env env, napi_value self)
 	return p;
 }
 
+/*
+ * The object a method is called on (and `this` in *self unless self is
+ * NULL), its first argc arguments in argv (the rest undefined); NULL
+ * with TypeError if `this` is not a RandomX object.
+ */
+static rx_obj *this_obj(napi_env env, napi_callback_info info, size_t argc,
+    napi_value *argv, napi_value *self)
+{
+	napi_value t;
+
+	if (nb_args(env, info, argc, argv, &t, NULL))
+		return NULL;
+	if (self)
+		*self = t;
+	return unwrap(env, t);
+}
+
 /* The current key with a reference for the caller, or NULL and Error. */
 static rx_key *obj_key(napi_env env, rx_obj *o)
 {
@@ -181,7 +198,7 @@ fail:
 
 static napi_value rx_hash(napi_env env, napi_callback_info info)
 {
-	napi_value argv[1], self;
+	napi_value argv[1];
 	const uint8_t *p;
 	size_t len;
 	rx_obj *o;
@@ -189,8 +206,7 @@ static napi_value rx_hash(napi_env env, napi_callback_info info)
 	randomx_vm *vm;
 	uint8_t out[HASH_SIZE];
 
-	if (nb_args(env, info, 1, argv, &self, NULL) ||
-	    !(o = unwrap(env, self)) ||
+	if (!(o = this_obj(env, info, 1, argv, NULL)) ||
 	    nb_bytes(env, argv[0], "data", &p, &len) ||
 	    !(k = obj_key(env, o)))
 		return NULL;
@@ -269,12 +285,11 @@ static napi_value hash_job_done(napi_env env, nb_job *j)
 static napi_value hash_call(napi_env env, napi_callback_info info, int op,
     int async, const char *what)
 {
-	napi_value argv[1], self, r = NULL;
+	napi_value argv[1], r = NULL;
 	rx_obj *o;
 	hash_job *h;
 
-	if (nb_args(env, info, 1, argv, &self, NULL) ||
-	    !(o = unwrap(env, self)))
+	if (!(o = this_obj(env, info, 1, argv, NULL)))
 		return NULL;
 	if (!(h = calloc(1, sizeof(*h)))) {
 		napi_throw_error(env, "ENOMEM", "not enough memory");
@@ -346,23 +361,35 @@ static int same_key(const rx_key *k, const uint8_t *key, size_t keylen)
 	return k && k->keylen == keylen && !memcmp(k->key, key, keylen);
 }
 
-static napi_value rx_set_key(napi_env env, napi_callback_info info)
+/* setKey's and setKeyAsync's object and key; NULL with an exception
+ * if either is wrong or the object is closed. */
+static rx_obj *key_call(napi_env env, napi_callback_info info,
+    napi_value *argv, napi_value *self, const uint8_t **key, size_t *keylen)
 {
-	napi_value argv[1], self, u;
-	const uint8_t *key;
-	size_t keylen;
 	rx_obj *o;
-	rx_key *k;
-	int err;
 
-	if (nb_args(env, info, 1, argv, &self, NULL) ||
-	    !(o = unwrap(env, self)) || get_key(env, argv[0], &key, &keylen))
+	if (!(o = this_obj(env, info, 1, argv, self)) ||
+	    get_key(env, argv[0], key, keylen))
 		return NULL;
 	if (o->closed) {
 		napi_throw_error(env, "ERR_RANDOMX_NO_KEY",
 		    "this RandomX object is closed");
 		return NULL;
 	}
+	return o;
+}
+
+static napi_value rx_set_key(napi_env env, napi_callback_info info)
+{
+	napi_value argv[1], u;
+	const uint8_t *key;
+	size_t keylen;
+	rx_obj *o;
+	rx_key *k;
+	int err;
+
+	if (!(o = key_call(env, info, argv, NULL, &key, &keylen)))
+		return NULL;
 	/* a later key than any asynchronous change still under way */
 	o->installed = ++o->asked;
 	if (!same_key(o->cur, key, keylen)) {
@@ -419,7 +446,7 @@ static void key_job_drop(napi_env env, nb_job *j)
 	key_job *kj = (key_job *)j;
 
 	key_unref_detached(kj->built);
-	if (kj->self)
+	if (env && kj->self)
 		napi_delete_reference(env, kj->self);
 	free(kj->key);
 }
@@ -433,14 +460,8 @@ static napi_value rx_set_key_async(napi_env env, napi_callback_info info)
 	rx_obj *o;
 	key_job *kj;
 
-	if (nb_args(env, info, 1, argv, &self, NULL) ||
-	    !(o = unwrap(env, self)) || get_key(env, argv[0], &key, &keylen))
+	if (!(o = key_call(env, info, argv, &self, &key, &keylen)))
 		return NULL;
-	if (o->closed) {
-		napi_throw_error(env, "ERR_RANDOMX_NO_KEY",
-		    "this RandomX object is closed");
-		return NULL;
-	}
 	if (same_key(o->cur, key, keylen)) {
 		/* nothing to build; still later than changes under way */
 		o->installed = ++o->asked;
@@ -472,16 +493,16 @@ static napi_value rx_set_key_async(napi_env env, napi_callback_info info)
 		nb_throw_pending(env);
 		return NULL;
 	}
-	return nb_queue(env, &kj->job);
+	/* not a hash: a work item of its own, not one of the runners */
+	return nb_queue_alone(env, &kj->job);
 }
 
 static napi_value rx_close(napi_env env, napi_callback_info info)
 {
-	napi_value self, u;
+	napi_value u;
 	rx_obj *o;
 
-	if (nb_args(env, info, 0, NULL, &self, NULL) ||
-	    !(o = unwrap(env, self)))
+	if (!(o = this_obj(env, info, 0, NULL, NULL)))
 		return NULL;
 	o->closed = 1;
 	obj_install(o, NULL);
@@ -491,11 +512,10 @@ static napi_value rx_close(napi_env env, napi_callback_info info)
 
 static napi_value rx_get_key(napi_env env, napi_callback_info info)
 {
-	napi_value self, r;
+	napi_value r;
 	rx_obj *o;
 
-	if (nb_args(env, info, 0, NULL, &self, NULL) ||
-	    !(o = unwrap(env, self)))
+	if (!(o = this_obj(env, info, 0, NULL, NULL)))
 		return NULL;
 	if (!o->cur) {
 		NB_CHECK(env, napi_get_null(env, &r));
@@ -506,11 +526,10 @@ static napi_value rx_get_key(napi_env env, napi_callback_info info)
 
 static napi_value rx_get_v2(napi_env env, napi_callback_info info)
 {
-	napi_value self, r;
+	napi_value r;
 	rx_obj *o;
 
-	if (nb_args(env, info, 0, NULL, &self, NULL) ||
-	    !(o = unwrap(env, self)))
+	if (!(o = this_obj(env, info, 0, NULL, NULL)))
 		return NULL;
 	NB_CHECK(env, napi_get_boolean(env, o->v2, &r));
 	return r;
@@ -518,11 +537,10 @@ static napi_value rx_get_v2(napi_env env, napi_callback_info info)
 
 static napi_value rx_get_mode(napi_env env, napi_callback_info info)
 {
-	napi_value self, r;
+	napi_value r;
 	rx_obj *o;
 
-	if (nb_args(env, info, 0, NULL, &self, NULL) ||
-	    !(o = unwrap(env, self)))
+	if (!(o = this_obj(env, info, 0, NULL, NULL)))
 		return NULL;
 	NB_CHECK(env, napi_create_string_utf8(env, o->full ? "full" : "light",
 	    NAPI_AUTO_LENGTH, &r));

@@ -1,6 +1,6 @@
 /*
- * util.c: argument checks, Buffers and promise jobs for the addon (see
- * util.h).
+ * util.c: argument checks and Buffers for the addon (see util.h; the
+ * promise jobs are in jobs.c).
  */
 #include "util.h"
 
@@ -254,77 +254,6 @@ napi_value nb_buffers(napi_env env, const uint8_t *out, size_t count)
 		NB_CHECK(env, napi_set_element(env, a, (uint32_t)i, b));
 	}
 	return a;
-}
-
-static void job_execute(napi_env env, void *data)
-{
-	nb_job *job = data;
-
-	(void)env;
-	job->run(job);
-}
-
-static void job_free(napi_env env, nb_job *job)
-{
-	if (job->work)
-		napi_delete_async_work(env, job->work);
-	if (job->drop)
-		job->drop(env, job);
-	free(job);
-}
-
-static void job_complete(napi_env env, napi_status status, void *data)
-{
-	nb_job *job = data;
-	napi_value v = NULL, exc;
-	bool pending = false;
-
-	if (status != napi_ok)
-		job->err = ECANCELED;
-	if (!job->err) {
-		v = job->done(env, job);
-		if (!v) {
-			/* done() threw: reject with what it threw */
-			napi_is_exception_pending(env, &pending);
-			if (pending &&
-			    napi_get_and_clear_last_exception(env, &exc) ==
-			    napi_ok)
-				napi_reject_deferred(env, job->deferred, exc);
-			else
-				job->err = EIO;
-		} else {
-			napi_resolve_deferred(env, job->deferred, v);
-		}
-	}
-	if (job->err) {
-		exc = nb_errno_error(env, job->err, job->what);
-		if (!exc)
-			napi_get_undefined(env, &exc);
-		napi_reject_deferred(env, job->deferred, exc);
-	}
-	job_free(env, job);
-}
-
-napi_value nb_queue(napi_env env, nb_job *job)
-{
-	napi_value promise, name;
-
-	job->work = NULL;
-	job->err = 0;
-	if (napi_create_promise(env, &job->deferred, &promise) != napi_ok)
-		goto fail;
-	if (napi_create_string_utf8(env, job->what, NAPI_AUTO_LENGTH,
-	    &name) != napi_ok || napi_create_async_work(env, NULL, name,
-	    job_execute, job_complete, job, &job->work) != napi_ok ||
-	    napi_queue_async_work(env, job->work) != napi_ok) {
-		/* the promise stays pending and unreferenced: collected */
-		goto fail;
-	}
-	return promise;
-fail:
-	job_free(env, job);
-	nb_throw_pending(env);
-	return NULL;
 }
 
 int nb_cpus(void)

@@ -61,16 +61,18 @@ int nb_args(napi_env env, napi_callback_info info, size_t max,
 napi_value nb_errno_error(napi_env env, int err, const char *what);
 
 /*
- * A job for the thread pool whose end settles a promise.  run works on a
- * pool thread and sets err (an errno value) on failure; done, on the
- * JavaScript thread, makes the value the promise resolves to (NULL with
- * an exception pending rejects it with that exception); drop frees what
- * the job owns.  Embed nb_job first in a larger struct.
+ * A job whose end settles a promise.  run works on a pool thread and sets
+ * err (an errno value) on failure; done, on the JavaScript thread, makes
+ * the value the promise resolves to (NULL with an exception pending
+ * rejects it with that exception); drop frees what the job owns (env is
+ * NULL when the environment is going away: no napi_* calls then).  Embed
+ * nb_job first in a larger struct.
  */
 typedef struct nb_job nb_job;
 struct nb_job {
-	napi_async_work work;
+	napi_async_work work;		/* nb_queue_alone's */
 	napi_deferred deferred;
+	nb_job *next;			/* in the runners' queue */
 	int err;
 	const char *what;		/* names the call in error messages */
 	void (*run)(nb_job *job);
@@ -79,11 +81,25 @@ struct nb_job {
 };
 
 /*
- * Queue job (allocated with malloc, its fields set) and return its
- * promise.  On failure drop() and free() are called on it and NULL is
- * returned with an exception pending.
+ * Queue a hash job (allocated with malloc, its fields set) for the
+ * environment's runners (jobs.c) and return its promise.  On failure
+ * drop() and free() are called on it and NULL is returned with an
+ * exception pending.
  */
 napi_value nb_queue(napi_env env, nb_job *job);
+
+/*
+ * The same on a libuv work item of its own, outside the runners: for a
+ * long job that is not a hash (a RandomX key build, which starts threads
+ * of its own and must not hold up the hashes queued behind it).
+ */
+napi_value nb_queue_alone(napi_env env, nb_job *job);
+
+/*
+ * The environment's runners and their queue (jobs.c), made once per
+ * environment when the module loads; 0, or -1 with an exception pending.
+ */
+int nb_jobs_init(napi_env env);
 
 /*
  * The inputs of a call, copied so that a job owns them: one (array == 0:
