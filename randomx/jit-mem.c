@@ -12,7 +12,10 @@
  * of running code at any address), and gets the one mapping switched by
  * mprotect; so does every system without memfd_create, or refusing the
  * executable view (SELinux, PaX), or with RLIMIT_FSIZE too small for the
- * object (which a larger ftruncate would answer with SIGXFSZ).
+ * object (which a larger ftruncate would answer with SIGXFSZ), or where
+ * code rewritten through one view does not run at the other (emulators:
+ * qemu-user before 8.1), which a routine rewritten once per process
+ * finds out.
  *
  * fork(): the views are MAP_SHARED, so a child of fork shares them with
  * its parent, and a compile in one would overwrite the code the other
@@ -56,23 +59,31 @@ static void *map(size_t len, int prot)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* ---- counting forks ---- */
+/*
+ * Code written through w, to run at x.  The architecture's data caches
+ * behave as if indexed and tagged by physical address (ARMv8 requires it
+ * of them), so cleaning the lines through x's addresses reaches what was
+ * written through w's; an instruction cache may be indexed by virtual
+ * address, and must be invalidated at the addresses instructions are
+ * fetched from, x's; w's are never fetched from, so nothing of theirs is
+ * in it.  One range, x's, thus covers both (__builtin___clear_cache does
+ * both steps by one range; x is readable, as the data side needs).
+ */
+void rx_exec_sync(const rx_exec_mem *m, size_t len)
+{
+	__builtin___clear_cache((char *)m->x, (char *)m->x + len);
+}
+
+/* ---- two views of one object ---- */
 
 static unsigned long forks;	/* forks this process is a child of */
-static int forks_counted;	/* the handler is registered */
-static pthread_once_t forks_once = PTHREAD_ONCE_INIT;
+static int views_usable;	/* forks are counted, and views work here */
+static pthread_once_t views_once = PTHREAD_ONCE_INIT;
 
 static void count_fork(void)
 {
 	__atomic_add_fetch(&forks, 1, __ATOMIC_RELAXED);
 }
-
-static void register_count_fork(void)
-{
-	forks_counted = pthread_atfork(NULL, NULL, count_fork) == 0;
-}
-
-/* ---- two views of one object ---- */
 
 /*
  * An anonymous shared memory object of len bytes, or -1.  Without
@@ -105,23 +116,13 @@ static int code_object(size_t len)
 #endif
 }
 
-/*
- * m->w and m->x: a writable and an executable view of a new object of
- * m->len bytes, and m->forks the count they belong to.  0, or -1 with m
- * unchanged and nothing left mapped.
- */
-static int map_views(rx_exec_mem *m)
+/* m->w and m->x, views of a new object of m->len bytes: 0, or -1. */
+static int map_object(rx_exec_mem *m)
 {
-	unsigned long now;
 	void *w = MAP_FAILED, *x = MAP_FAILED;
-	int fd;
+	int fd = code_object(m->len);
 
-	pthread_once(&forks_once, register_count_fork);
-	if (!forks_counted)
-		return -1;
-	/* Read first: a fork from here on makes the child's views stale. */
-	now = __atomic_load_n(&forks, __ATOMIC_RELAXED);
-	if ((fd = code_object(m->len)) < 0)
+	if (fd < 0)
 		return -1;
 	w = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (w != MAP_FAILED)
@@ -135,6 +136,75 @@ static int map_views(rx_exec_mem *m)
 	}
 	m->w = w;
 	m->x = x;
+	return 0;
+}
+
+/* At w: a routine that returns k (0 .. 255). */
+static void write_return(uint8_t *w, unsigned k)
+{
+#if RX_JIT_X86_64
+	static const uint8_t mov_ret[6] = { 0xb8, 0, 0, 0, 0, 0xc3 };
+
+	memcpy(w, mov_ret, sizeof(mov_ret));	/* mov eax, k; ret */
+	w[1] = (uint8_t)k;
+#else
+	uint32_t code[2] = { 0x52800000u | k << 5, 0xd65f03c0u };
+
+	memcpy(w, code, sizeof(code));		/* mov w0, k; ret */
+#endif
+}
+
+/*
+ * Whether code rewritten through one view runs at the other.  Hardware
+ * does (x86-64 notices writes to code by physical address; AArch64 once
+ * rx_exec_sync has run), but an emulator may not: qemu-user before 8.1
+ * notices a write to code it has translated only at the address it
+ * translated, and runs the old code.  A routine is run, rewritten and
+ * run again.
+ */
+static int views_coherent(void)
+{
+	rx_exec_mem m;
+	int (*fn)(void);
+	int ok;
+
+	m.len = (size_t)sysconf(_SC_PAGESIZE);
+	if (map_object(&m))
+		return 0;
+	fn = (int (*)(void))(void *)m.x;
+	write_return(m.w, 1);
+	rx_exec_sync(&m, 16);
+	ok = fn() == 1;
+	write_return(m.w, 2);
+	rx_exec_sync(&m, 16);
+	ok &= fn() == 2;
+	munmap(m.w, m.len);
+	munmap(m.x, m.len);
+	return ok;
+}
+
+static void setup_views(void)
+{
+	views_usable = pthread_atfork(NULL, NULL, count_fork) == 0 &&
+	    views_coherent();
+}
+
+/*
+ * m->w and m->x: a writable and an executable view of a new object of
+ * m->len bytes, and m->forks the count they belong to.  0, or -1 with m
+ * unchanged and nothing left mapped.
+ */
+static int map_views(rx_exec_mem *m)
+{
+	unsigned long now;
+
+	pthread_once(&views_once, setup_views);
+	if (!views_usable)
+		return -1;
+	/* Read first: a fork from here on makes the child's views stale. */
+	now = __atomic_load_n(&forks, __ATOMIC_RELAXED);
+	if (map_object(m))
+		return -1;
 	m->forks = now;
 	return 0;
 }
@@ -191,21 +261,6 @@ int rx_exec_executable(rx_exec_mem *m)
 	if (!m->wx)
 		return 0;
 	return mprotect(m->x, m->len, PROT_READ | PROT_EXEC);
-}
-
-/*
- * Code written through w, to run at x.  The architecture's data caches
- * behave as if indexed and tagged by physical address (ARMv8 requires it
- * of them), so cleaning the lines through x's addresses reaches what was
- * written through w's; an instruction cache may be indexed by virtual
- * address, and must be invalidated at the addresses instructions are
- * fetched from, x's; w's are never fetched from, so nothing of theirs is
- * in it.  One range, x's, thus covers both (__builtin___clear_cache does
- * both steps by one range; x is readable, as the data side needs).
- */
-void rx_exec_sync(const rx_exec_mem *m, size_t len)
-{
-	__builtin___clear_cache((char *)m->x, (char *)m->x + len);
 }
 
 void rx_exec_free(rx_exec_mem *m)
