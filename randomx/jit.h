@@ -126,8 +126,8 @@ typedef struct rx_ss_jit rx_ss_jit;
 
 /*
  * rx_ss_jit_new(secure):
- * An empty SuperscalarHash compiler with its code memory (W^X if secure),
- * or NULL.  rx_ss_jit_free(j) releases it (NULL: nothing).
+ * An empty SuperscalarHash compiler with its code memory (rx_exec_alloc's
+ * secure), or NULL.  rx_ss_jit_free(j) releases it (NULL: nothing).
  */
 rx_ss_jit *rx_ss_jit_new(int secure);
 void rx_ss_jit_free(rx_ss_jit *j);
@@ -166,8 +166,8 @@ typedef struct rx_jit_vm rx_jit_vm;
 
 /*
  * rx_jit_vm_new(secure):
- * A program compiler with its code memory and context for one VM, or
- * NULL.  rx_jit_vm_free(j) releases it (NULL: nothing).
+ * A program compiler with its code memory (rx_exec_alloc's secure) and
+ * context for one VM, or NULL.  rx_jit_vm_free(j) releases it (NULL: nothing).
  */
 rx_jit_vm *rx_jit_vm_new(int secure);
 void rx_jit_vm_free(rx_jit_vm *j);

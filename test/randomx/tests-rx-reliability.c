@@ -195,7 +195,8 @@ static int wx_now(void)
 }
 
 /*
- * Allocate, initialize, hash (light, each hash against want[]),
+ * Allocate, initialize, hash (light, also through the batch functions,
+ * each hash against want[]),
  * initialize again and hash (inits times in all), then build a few of a
  * dataset's items (the cache's compiled code) and hash in full mode on
  * them (the hash is not the key's: most items are left zero), with the
@@ -227,6 +228,10 @@ static void check_wx(const char *what, randomx_flags cache_flags,
 			break;
 		randomx_calculate_hash(vm, "maps", 4, out);
 		randomx_calculate_hash(vm, "under re-init", 13, out);
+		right &= !memcmp(out, want[k & 1], 32);
+		/* miners' batch functions */
+		randomx_calculate_hash_first(vm, "under re-init", 13);
+		randomx_calculate_hash_last(vm, out);
 		right &= !memcmp(out, want[k & 1], 32);
 	}
 	/* The dataset's initialization runs the cache's compiled code too;
