@@ -13,8 +13,8 @@
  * mprotect; so does every system without memfd_create, or refusing the
  * executable view (SELinux, PaX), or with RLIMIT_FSIZE too small for the
  * object (which a larger ftruncate would answer with SIGXFSZ), or where
- * code rewritten through one view does not run at the other (emulators:
- * qemu-user before 8.1), which a routine rewritten once per process
+ * code rewritten through one view does not run at the other (emulators
+ * such as qemu-user 7.2), which a routine rewritten once per process
  * finds out.
  *
  * fork(): the views are MAP_SHARED, so a child of fork shares them with
@@ -157,10 +157,11 @@ static void write_return(uint8_t *w, unsigned k)
 /*
  * Whether code rewritten through one view runs at the other.  Hardware
  * does (x86-64 notices writes to code by physical address; AArch64 once
- * rx_exec_sync has run), but an emulator may not: qemu-user before 8.1
- * notices a write to code it has translated only at the address it
- * translated, and runs the old code.  A routine is run, rewritten and
- * run again.
+ * rx_exec_sync has run), but an emulator may not: qemu-user notices a
+ * write to code it has translated at the address it translated (and, for
+ * AArch64 guests in later versions, at an IC IVAU there), not through
+ * another mapping: qemu-x86_64 7.2 ran the old code and gave wrong hashes.
+ * A routine is run, rewritten and run again.
  */
 static int views_coherent(void)
 {
