@@ -32,8 +32,8 @@
  * before in v1, two iterations ahead in v2).  Light mode calls back into C
  * for its item (light_item) through a stub that keeps the loop's registers,
  * unless the compiled SuperscalarHash can be called directly (jit-a64.h).
- * Code is written, then made coherent with the instruction cache
- * (__builtin___clear_cache) before it runs.
+ * Code is written, then made coherent with the instruction cache where it
+ * runs (rx_exec_sync) before it runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -844,7 +844,7 @@ void rx_jit_vm_free(rx_jit_vm *j)
 
 const void *rx_jit_vm_code(const rx_jit_vm *j)
 {
-	return j->mem.base;
+	return j->mem.x;
 }
 
 int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
@@ -853,12 +853,12 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 	unsigned n;
 
 	j->fn = NULL;
-	if (rx_exec_writable(&j->mem))
+	if (rx_exec_writable(&j->mem) < 0)	/* 1: all is written anyway */
 		return -1;
 	n = rx_program_decode(vm->program + RX_PROGRAM_CONFIG_BYTES,
 	    rx_program_size(vm->v2), j->code);
-	a64_init(&c.a, j->mem.base + POOL_BYTES, CODE_BYTES);
-	c.pool = (uint64_t *)(void *)j->mem.base;
+	a64_init(&c.a, j->mem.w + POOL_BYTES, CODE_BYTES);
+	c.pool = (uint64_t *)(void *)j->mem.w;
 	c.npool = 0;
 	c.nk = 0;
 	c.nkmax = vm->dataset ? NKREGS : 2;
@@ -870,12 +870,11 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 	c.hard_aes = vm->aes == &rx_aes_armv8;
 #endif
 	emit_function(&c, j->code, n, j->pos, &vm->cfg);
-	__builtin___clear_cache((char *)j->mem.base,
-	    (char *)j->mem.base + JIT_BYTES);
+	rx_exec_sync(&j->mem, JIT_BYTES);
 	if (rx_exec_executable(&j->mem) || c.a.overflow)
 		return -1;
-	j->fn = (program_fn)(void *)(j->mem.base + POOL_BYTES);
-	j->stub = j->mem.base + POOL_BYTES + 4 * c.stub;
+	j->fn = (program_fn)(void *)(j->mem.x + POOL_BYTES);
+	j->stub = j->mem.x + POOL_BYTES + 4 * c.stub;
 	j->ctx.mix_fe = vm->aes->mix_fe;
 	return 0;
 }

@@ -271,20 +271,19 @@ int rx_ss_jit_compile(rx_ss_jit *j, const rx_cache_state *c)
 
 	j->fn = NULL;
 	j->single = NULL;
-	if (rx_exec_writable(&j->mem))
+	if (rx_exec_writable(&j->mem) < 0)
 		return -1;
-	a64_init(&sc.a, j->mem.base + POOL_BYTES, CODE_BYTES);
-	sc.pool = (uint64_t *)(void *)j->mem.base;
+	a64_init(&sc.a, j->mem.w + POOL_BYTES, CODE_BYTES);
+	sc.pool = (uint64_t *)(void *)j->mem.w;
 	sc.npool = 0;
 	emit_batch(&sc, c);
 	single = sc.a.pos;
 	emit_single(&sc, c);
-	__builtin___clear_cache((char *)j->mem.base,
-	    (char *)j->mem.base + JIT_BYTES);
+	rx_exec_sync(&j->mem, JIT_BYTES);
 	if (rx_exec_executable(&j->mem) || sc.a.overflow)
 		return -1;
-	j->fn = (ss_fn)(void *)(j->mem.base + POOL_BYTES);
-	j->single = j->mem.base + POOL_BYTES + 4 * single;
+	j->fn = (ss_fn)(void *)(j->mem.x + POOL_BYTES);
+	j->single = j->mem.x + POOL_BYTES + 4 * single;
 	return 0;
 }
 

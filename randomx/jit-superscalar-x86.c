@@ -509,22 +509,22 @@ int rx_ss_jit_compile(rx_ss_jit *j, const rx_cache_state *c)
 
 	j->fn = NULL;
 	j->vfn = NULL;
-	if (rx_exec_writable(&j->mem))
+	if (rx_exec_writable(&j->mem) < 0)
 		return -1;
-	rx_asm_init(&a, j->mem.base + SS_SCALAR_AT, SS_CODE_BYTES);
+	rx_asm_init(&a, j->mem.w + SS_SCALAR_AT, SS_CODE_BYTES);
 	emit_routine(&a, c, rx_cpu_uses(RX_USE_JIT_MULX));
 	if (avx2) {
-		rx_asm_init(&v, j->mem.base + SS_VCODE_AT, SS_VCODE_BYTES);
+		rx_asm_init(&v, j->mem.w + SS_VCODE_AT, SS_VCODE_BYTES);
 		vc.a = &v;
-		vc.pool = j->mem.base + SS_VPOOL_AT;
+		vc.pool = j->mem.w + SS_VPOOL_AT;
 		vc.npool = 0;
 		emit_vroutine(&vc, c);
 	}
 	if (rx_exec_executable(&j->mem) || a.overflow)
 		return -1;
-	j->fn = (ss_routine)(void *)(j->mem.base + SS_SCALAR_AT);
+	j->fn = (ss_routine)(void *)(j->mem.x + SS_SCALAR_AT);
 	if (avx2 && !v.overflow)
-		j->vfn = (ss_vroutine)(void *)(j->mem.base + SS_VCODE_AT);
+		j->vfn = (ss_vroutine)(void *)(j->mem.x + SS_VCODE_AT);
 	return 0;
 }
 

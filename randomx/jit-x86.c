@@ -439,7 +439,9 @@ static void emit_loop_rest(compiler *c, const uint8_t *words, unsigned count,
  * them are the mode (as in MXCSR); nothing in a copy refers outside it
  * but for absolute addresses, so the other three are the first copied,
  * with their rounding bits set.  The head (emitted once per VM) starts
- * the copy of ctx->mxcsr's mode.  -1 if a copy would not fit.
+ * the copy of ctx->mxcsr's mode.  The boundary and the addresses are
+ * where the code runs (c->run_at), which is not where it is written.  -1
+ * if a copy would not fit.
  */
 #define COPIES_HEAD_ROOM 512
 
@@ -447,13 +449,15 @@ static int emit_copies(compiler *c, const uint8_t *words, unsigned count,
     const rx_program_config *cfg)
 {
 	rx_asm *a = &c->a;
-	uint8_t *copy0 = (uint8_t *)(((uintptr_t)a->buf + COPIES_HEAD_ROOM +
-	    COPY_ALIGN - 1) & ~(uintptr_t)(COPY_ALIGN - 1));
+	uintptr_t run0 = (c->run_at + COPIES_HEAD_ROOM + COPY_ALIGN - 1) &
+	    ~(uintptr_t)(COPY_ALIGN - 1);
+	uint8_t *copy0;
 	size_t len, m, i;
 
-	c->copy_base = (size_t)(copy0 - a->buf);
+	c->copy_base = (size_t)(run0 - c->run_at);
 	if (c->copy_base + COPY_ALIGN > a->cap)
 		return -1;
+	copy0 = a->buf + c->copy_base;
 	if (!*c->head_len || !*c->head_copies) {
 		a->pos = 0;
 		emit_prologue(a);
@@ -463,7 +467,7 @@ static int emit_copies(compiler *c, const uint8_t *words, unsigned count,
 		    offsetof(rx_jit_ctx, mxcsr)));
 		rx_alu_imm(a, 0, 4, rx_reg(RX_RCX), COPY_MODE_BITS);
 		rx_store(a, rx_mem(RX_RSP, F_ENTRY), RX_RCX);
-		rx_mov_imm(a, RX_RCX, (uint64_t)(uintptr_t)copy0);
+		rx_mov_imm(a, RX_RCX, (uint64_t)run0);
 		rx_alu(a, RX_ADD, RX_RCX, rx_mem(RX_RSP, F_ENTRY));
 		rx_jmp_reg(a, RX_RCX);
 		if (a->overflow || a->pos > COPIES_HEAD_ROOM)
@@ -586,18 +590,22 @@ void rx_jit_vm_free(rx_jit_vm *j)
 
 const void *rx_jit_vm_code(const rx_jit_vm *j)
 {
-	return j->mem.base;
+	return j->mem.x;
 }
 
 int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 {
 	compiler c;
+	int fresh;
 
 	j->fn = NULL;
-	if (rx_exec_writable(&j->mem))
+	if ((fresh = rx_exec_writable(&j->mem)) < 0)
 		return -1;
-	rx_asm_init(&c.a, j->mem.base + POOL_BYTES, CODE_BYTES);
-	c.pool = (uint64_t *)(void *)j->mem.base;
+	if (fresh)
+		j->head_len = 0;	/* the head is gone: emit it again */
+	rx_asm_init(&c.a, j->mem.w + POOL_BYTES, CODE_BYTES);
+	c.run_at = (uintptr_t)(j->mem.x + POOL_BYTES);
+	c.pool = (uint64_t *)(void *)j->mem.w;
 	c.npool = 0;
 	c.pos = j->pos;
 	c.head_len = &j->head_len;
@@ -616,7 +624,7 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm)
 	    rx_program_size(vm->v2), &vm->cfg);
 	if (rx_exec_executable(&j->mem) || c.a.overflow)
 		return -1;
-	j->fn = (program_fn)(void *)(j->mem.base + POOL_BYTES);
+	j->fn = (program_fn)(void *)(j->mem.x + POOL_BYTES);
 	return 0;
 }
 

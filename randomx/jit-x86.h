@@ -68,7 +68,8 @@
 /* ---- compiling one program ---- */
 
 typedef struct {
-	rx_asm a;
+	rx_asm a;		/* writes the code memory's writable view */
+	uintptr_t run_at;	/* where a.buf's first byte runs */
 	size_t *head_len, *top;	/* the VM's: emitted once */
 	int *head_copies;
 	uint64_t *pool;		/* POOL_BYTES / 8 constants */

@@ -13,10 +13,13 @@
  *   computes dataset items in batches, the items of a batch taking turns
  *   program by program so that each item's next cache line arrives while
  *   the others compute.  x86-64: jit-superscalar-x86.c.
- * - Executable memory (jit-mem.c, shared by every backend): mapped
- *   writable and executable at once, or, under RANDOMX_FLAG_SECURE (and
- *   where the system refuses such pages), never both: writable while code
- *   is written, then executable.
+ * - Executable memory (jit-mem.c, shared by every backend): never
+ *   writable and executable at once.  Two views of the same pages, one
+ *   writable (where code is written), one executable (where it runs and
+ *   where every absolute address of it points), so that recompiling is no
+ *   system call; or, under RANDOMX_FLAG_SECURE (and where the system has
+ *   no such views), one mapping, writable while code is written, then
+ *   executable.
  * - Running a VM's program (jit-vm.c, shared): generated, compiled by the
  *   backend and run, or interpreted if it did not compile.
  *
@@ -63,27 +66,48 @@
 /* ---- executable memory (jit-mem.c) ---- */
 
 /*
- * A mapping for code.  wx: pages are switched between writable and
- * executable (never both); otherwise they are both all along.
+ * Memory for code, seen at two addresses: w, where the compiler writes
+ * it, and x, where it runs; an address the code holds of itself (a jump
+ * target, a function pointer) is x's.  Offsets are the same in both, and
+ * w and x are both page-aligned (so alike modulo the page size, not
+ * beyond).  wx: one mapping (w == x), switched by rx_exec_writable and
+ * rx_exec_executable; otherwise two views of one shared object, w
+ * writable and x executable all along, and forks the count of forks the
+ * views belong to (jit-mem.c).
  */
 typedef struct {
-	uint8_t *base;
+	uint8_t *w;
+	uint8_t *x;
 	size_t len;
 	int wx;
+	unsigned long forks;
 } rx_exec_mem;
 
 /*
  * rx_exec_alloc(m, len, secure):
  * Map len bytes (rounded up to pages) for code, writable to start with.
- * secure asks for W^X; without it the pages are mapped writable and
- * executable, or W^X if the system refuses that.  0, or -1 (m->base NULL).
- * rx_exec_writable / rx_exec_executable switch a W^X mapping (no-ops
- * otherwise; 0 or -1).  rx_exec_free unmaps; NULL base does nothing.
+ * secure asks for one mapping switched by mprotect; without it, two
+ * views, or one switched mapping where the system gives no views.
+ * 0, or -1 (m->w and m->x NULL).
+ * rx_exec_writable(m): before writing code: 0; 1 if the memory is new
+ * (in a child of fork, whose first write moves it to pages of its own
+ * at other addresses): nothing written before is there, and the caller
+ * must write all of it again, with the new addresses; or -1 (not to be
+ * written).  rx_exec_executable(m), after writing: 0 or -1.  No system
+ * call for two views but the first write in a child of fork.
+ * rx_exec_free unmaps; NULL w does nothing.
  */
 int rx_exec_alloc(rx_exec_mem *m, size_t len, int secure);
 int rx_exec_writable(rx_exec_mem *m);
 int rx_exec_executable(rx_exec_mem *m);
 void rx_exec_free(rx_exec_mem *m);
+
+/*
+ * rx_exec_sync(m, len): after writing the first len bytes through m->w,
+ * before running them at m->x: the instruction cache made to see them
+ * (AArch64; nothing on x86-64).
+ */
+void rx_exec_sync(const rx_exec_mem *m, size_t len);
 
 /*
  * rx_exec_owner_new(size, mem_at, len, secure):
@@ -102,8 +126,8 @@ typedef struct rx_ss_jit rx_ss_jit;
 
 /*
  * rx_ss_jit_new(secure):
- * An empty SuperscalarHash compiler with its code memory (W^X if secure),
- * or NULL.  rx_ss_jit_free(j) releases it (NULL: nothing).
+ * An empty SuperscalarHash compiler with its code memory (rx_exec_alloc's
+ * secure), or NULL.  rx_ss_jit_free(j) releases it (NULL: nothing).
  */
 rx_ss_jit *rx_ss_jit_new(int secure);
 void rx_ss_jit_free(rx_ss_jit *j);
@@ -142,8 +166,8 @@ typedef struct rx_jit_vm rx_jit_vm;
 
 /*
  * rx_jit_vm_new(secure):
- * A program compiler with its code memory and context for one VM, or
- * NULL.  rx_jit_vm_free(j) releases it (NULL: nothing).
+ * A program compiler with its code memory (rx_exec_alloc's secure) and
+ * context for one VM, or NULL.  rx_jit_vm_free(j) releases it (NULL: nothing).
  */
 rx_jit_vm *rx_jit_vm_new(int secure);
 void rx_jit_vm_free(rx_jit_vm *j);
@@ -175,8 +199,8 @@ int rx_jit_vm_compile(rx_jit_vm *j, const rx_vm_state *vm);
 void rx_jit_vm_run(rx_jit_vm *j, rx_vm_state *vm, const rx_ss_jit *ss);
 
 /*
- * rx_jit_vm_code(j): where j's compiled code is (for tests that look at
- * its pages' protection).
+ * rx_jit_vm_code(j): where j's compiled code runs (for tests that look at
+ * its pages' protection; it moves in a child of fork's first compile).
  */
 const void *rx_jit_vm_code(const rx_jit_vm *j);
 

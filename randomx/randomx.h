@@ -68,7 +68,7 @@ typedef enum {
 	RANDOMX_FLAG_HARD_AES = 2,	/* AES-NI, ARMv8 AES */
 	RANDOMX_FLAG_FULL_MEM = 4,	/* a VM on the full dataset */
 	RANDOMX_FLAG_JIT = 8,		/* x86-64, AArch64; else refused */
-	RANDOMX_FLAG_SECURE = 16,	/* W^X for the JIT's pages */
+	RANDOMX_FLAG_SECURE = 16,	/* JIT code: no writable alias */
 	RANDOMX_FLAG_ARGON2_SSSE3 = 32,
 	RANDOMX_FLAG_ARGON2_AVX2 = 64,
 	RANDOMX_FLAG_ARGON2 = 96,

@@ -3,7 +3,10 @@
  * daemons, block-notify scripts and Python's multiprocessing make one.
  *
  * With normal pages: the child hashes with the parent's VM and cache and
- * gets the parent's hash.  With huge pages (RANDOMX_FLAG_LARGE_PAGES, when
+ * gets the parent's hash; and the parent and a child hash with the same
+ * VM at the same time, each getting the right hashes (a JIT VM's code
+ * memory is shared pages until the child's first compile moves it to
+ * its own: see randomx/jit-mem.c).  With huge pages (RANDOMX_FLAG_LARGE_PAGES, when
  * the administrator reserved enough), the parent takes the rest of the
  * pool before every fork, so that anything the child does that needs a
  * huge page kills it with SIGBUS; at every stage of the objects' lives:
@@ -168,6 +171,86 @@ static int hash_of(randomx_flags f, uint8_t want[32])
 	return vm ? 0 : -1;
 }
 
+/* ---- the same VM in the parent and a child at once ---- */
+
+#define TOGETHER_INPUTS 4
+#define TOGETHER_ROUNDS 4
+
+struct together {
+	randomx_vm *vm;
+	uint8_t want[TOGETHER_INPUTS][32];
+};
+
+/* Each input's hash, TOGETHER_ROUNDS times over: how many were wrong. */
+static int hash_rounds(void *arg)
+{
+	struct together *t = arg;
+	uint8_t h[32], in[2] = { 'f', 0 };
+	int r, i, wrong = 0;
+
+	for (r = 0; r < TOGETHER_ROUNDS; r++)
+		for (i = 0; i < TOGETHER_INPUTS; i++) {
+			in[1] = (uint8_t)i;
+			randomx_calculate_hash(t->vm, in, 2, h);
+			wrong += memcmp(h, t->want[i], 32) != 0;
+		}
+	return wrong;
+}
+
+/*
+ * The parent and a child hash with one VM of flags f (made and used
+ * before the fork) at the same time; each must get every hash right.  The
+ * answers come from a SECURE VM, whose code memory is private.
+ */
+static void check_together(randomx_flags f)
+{
+	struct together t;
+	randomx_cache *c = randomx_alloc_cache(f);
+	randomx_vm *ref = NULL;
+	uint8_t in[2] = { 'f', 0 };
+	int i, wrong, status = -1;
+	pid_t pid;
+
+	t.vm = NULL;
+	if (c) {
+		randomx_init_cache(c, "fork key", 8);
+		ref = randomx_create_vm(f | RANDOMX_FLAG_SECURE, c, NULL);
+		t.vm = randomx_create_vm(f, c, NULL);
+	}
+	if (!ref || !t.vm) {
+		check("a cache and two VMs for the parent and a child", 0);
+		goto out;
+	}
+	for (i = 0; i < TOGETHER_INPUTS; i++) {
+		in[1] = (uint8_t)i;
+		randomx_calculate_hash(ref, in, 2, t.want[i]);
+	}
+	check("the VM's hashes before the fork",
+	    hash_rounds(&t) == 0);
+	fflush(NULL);
+	if ((pid = fork()) == 0)
+		_exit(hash_rounds(&t) ? 1 : 0);
+	wrong = hash_rounds(&t);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		check("fork for the parent and a child at once", 0);
+		goto out;
+	}
+	if (WIFSIGNALED(status))
+		printf("tests-rx-fork: hashing at once: the child died of "
+		    "signal %d\n", WTERMSIG(status));
+	check("the parent and a child hash with one VM at once: the "
+	    "parent's hashes right", wrong == 0);
+	check("the parent and a child hash with one VM at once: the "
+	    "child's hashes right", WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0);
+	check("the parent's hashes after the child's",
+	    hash_rounds(&t) == 0);
+out:
+	randomx_destroy_vm(t.vm);
+	randomx_destroy_vm(ref);
+	randomx_release_cache(c);
+}
+
 /* ---- the dataset ---- */
 
 struct builder {
@@ -292,6 +375,7 @@ int main(int argc, char **argv)
 	    vm && in_child("normal pages", child_hash, &j, NULL));
 	randomx_destroy_vm(vm);
 	randomx_release_cache(cache);
+	check_together(f);
 
 	cache = randomx_alloc_cache(fl);
 	if (!cache) {

@@ -427,6 +427,19 @@ static void test_wx(rx_jit_diff *d)
 	    "its pages r-x", ok);
 	d->jit = saved;
 	rx_jit_vm_free(secure);
+	/* without SECURE (d->jit, which every other test here compiles
+	 * with): where the code runs is never writable */
+	ok = 1;
+	for (i = 0; i < 4; i++) {
+		make_program(prog, i & 1, -1, 0);
+		ok &= diff_one(d, prog, i & 1, &rx_aes_soft, 0, "JIT");
+		perms_of(rx_jit_vm_code(d->jit), perm);
+		ok &= perm[0] && perm[1] == '-' && perm[2] == 'x';
+	}
+	printf("tests-rx-jit: the JIT's code pages without SECURE: %s\n",
+	    perm);
+	check("JIT without SECURE: its code runs from pages that are "
+	    "executable, not writable", ok);
 }
 
 /* ---- the public API ---- */

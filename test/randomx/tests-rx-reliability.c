@@ -10,11 +10,13 @@
  *   failure counted here.
  * - No mapping writable and executable at once: a thread reads
  *   /proc/self/maps over and over while the main thread allocates,
- *   initializes, hashes and initializes again with the flags the
- *   reference's clients pass (monerod: randomx_get_flags() for the cache,
- *   with RANDOMX_FLAG_SECURE for its VMs).  A JIT VM without SECURE keeps
- *   its program pages writable and executable, as the reference's do
- *   (recompiled eight times a hash): that case is counted as skipped.
+ *   initializes, hashes (light and full mode) and initializes again with
+ *   the flags the reference's clients pass (monerod: randomx_get_flags()
+ *   for the cache, with RANDOMX_FLAG_SECURE for its VMs; miners: without
+ *   SECURE, whose programs are recompiled eight times a hash), each hash
+ *   checked; and once more in a child whose RLIMIT_FSIZE leaves no room
+ *   for the JIT's shared code memory (the fallback: one mapping switched
+ *   by mprotect).
  * - Flag bits no version defines are ignored, as the reference does.
  *
  * Usage: tests-rx-reliability [reinitializations]  (default 3 per VM kind)
@@ -28,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -192,21 +195,24 @@ static int wx_now(void)
 }
 
 /*
- * Allocate, initialize, hash (light, and full on a few items: the
- * dataset's code path), initialize again and hash (inits times in all),
- * with the cache's and the VM's flags, while a thread watches the maps.
+ * Allocate, initialize, hash (light, also through the batch functions,
+ * each hash against want[]),
+ * initialize again and hash (inits times in all), then build a few of a
+ * dataset's items (the cache's compiled code) and hash in full mode on
+ * them (the hash is not the key's: most items are left zero), with the
+ * cache's and the VM's flags, while a thread watches the maps.
  */
 static void check_wx(const char *what, randomx_flags cache_flags,
-    randomx_flags vm_flags, int inits)
+    randomx_flags vm_flags, int inits, const uint8_t want[2][32])
 {
 	struct watcher w;
 	randomx_cache *cache;
 	randomx_dataset *ds;
-	randomx_vm *vm = NULL;
+	randomx_vm *vm = NULL, *full;
 	pthread_t t;
 	uint8_t out[32];
 	char msg[512];
-	int k;
+	int k, right = 1, full_ran = 0;
 
 	memset(&w, 0, sizeof(w));
 	if (pthread_create(&t, NULL, watch_maps, &w)) {
@@ -218,20 +224,39 @@ static void check_wx(const char *what, randomx_flags cache_flags,
 		randomx_init_cache(cache, keys[k], strlen(keys[k]));
 		if (!vm)
 			vm = randomx_create_vm(vm_flags, cache, NULL);
+		if (!vm)
+			break;
 		randomx_calculate_hash(vm, "maps", 4, out);
-		randomx_calculate_hash(vm, "maps again", 10, out);
+		randomx_calculate_hash(vm, "under re-init", 13, out);
+		right &= !memcmp(out, want[k & 1], 32);
+		/* miners' batch functions */
+		randomx_calculate_hash_first(vm, "under re-init", 13);
+		randomx_calculate_hash_last(vm, out);
+		right &= !memcmp(out, want[k & 1], 32);
 	}
 	/* The dataset's initialization runs the cache's compiled code too;
-	 * a few items are enough (the dataset's pages are never touched
-	 * beyond them). */
+	 * a few items are enough (the dataset's pages are only read beyond
+	 * them). */
 	if (cache && (ds = randomx_alloc_dataset(cache_flags)) != NULL) {
 		randomx_init_dataset(ds, cache, 0, 64);
+		full = randomx_create_vm(vm_flags | RANDOMX_FLAG_FULL_MEM,
+		    NULL, ds);
+		if (full) {
+			randomx_calculate_hash(full, "maps", 4, out);
+			full_ran = 1;
+		}
+		randomx_destroy_vm(full);
 		randomx_release_dataset(ds);
 	}
 	__atomic_store_n(&w.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	snprintf(msg, sizeof(msg), "%s: set up", what);
 	check(msg, cache && vm);
+	snprintf(msg, sizeof(msg), "%s: each key's hash", what);
+	check(msg, cache && vm && right);
+	if (!full_ran)
+		skip("no dataset's address space here: full mode not "
+		    "watched");
 	snprintf(msg, sizeof(msg), "%s: no mapping writable and executable "
 	    "(%lu scans of /proc/self/maps)%s%s", what, w.scans,
 	    w.found[0] ? "; found: " : "", w.found);
@@ -240,6 +265,56 @@ static void check_wx(const char *what, randomx_flags cache_flags,
 	check(msg, !wx_now());
 	randomx_destroy_vm(vm);
 	randomx_release_cache(cache);
+}
+
+/*
+ * A JIT VM without SECURE in a child whose RLIMIT_FSIZE is a page: too
+ * small for the shared object that the JIT's code memory is made of,
+ * which a larger ftruncate would answer with SIGXFSZ (the default
+ * action: the child dies).  The JIT must fall back to one mapping switched
+ * by mprotect, never writable and executable.  The child prints into a
+ * pipe (a file, such as make's log, would be limited too), which is
+ * passed on here.
+ */
+static void check_wx_fallback(randomx_flags f, const uint8_t want[2][32])
+{
+	struct rlimit one_page = { 4096, 4096 };
+	char buf[512];
+	int status = 0, fds[2];
+	ssize_t n;
+	pid_t pid;
+
+	fflush(NULL);
+	if (pipe(fds)) {
+		check("a pipe for the fallback's test", 0);
+		return;
+	}
+	if ((pid = fork()) == 0) {
+		int before = failed;
+
+		close(fds[0]);
+		if (dup2(fds[1], 1) < 0 || setrlimit(RLIMIT_FSIZE, &one_page))
+			_exit(3);
+		check_wx("RLIMIT_FSIZE of a page (the fallback)", f, f, 2,
+		    want);
+		fflush(NULL);
+		_exit(failed > before ? 1 : 0);
+	}
+	close(fds[1]);
+	while (pid > 0 && (n = read(fds[0], buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, stdout);
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		check("fork for the fallback's test", 0);
+		return;
+	}
+	if (WIFSIGNALED(status))
+		printf("tests-rx-reliability: the fallback's child died of "
+		    "signal %d (%s)\n", WTERMSIG(status),
+		    strsignal(WTERMSIG(status)));
+	check("RLIMIT_FSIZE of a page: the JIT VM lives, each hash right, "
+	    "no mapping writable and executable (in a child)",
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* ---- unknown flag bits ---- */
@@ -323,13 +398,17 @@ int main(int argc, char **argv)
 		skip("no JIT on this machine: no code pages to watch");
 		return summary();
 	}
-	check_wx("monerod's flags (SECURE VM)", f, f | RANDOMX_FLAG_SECURE, 2);
+	check_wx("monerod's flags (SECURE VM)", f, f | RANDOMX_FLAG_SECURE, 2,
+	    want);
 	check_wx("SECURE cache and VM", f | RANDOMX_FLAG_SECURE,
-	    f | RANDOMX_FLAG_SECURE, 1);
-	check_wx("a JIT cache, an interpreted VM", f, f & ~RANDOMX_FLAG_JIT, 1);
+	    f | RANDOMX_FLAG_SECURE, 1, want);
+	check_wx("a JIT cache, an interpreted VM", f, f & ~RANDOMX_FLAG_JIT, 1,
+	    want);
 	check_wx("SECURE JIT VM on an interpreted cache",
-	    f & ~RANDOMX_FLAG_JIT, f | RANDOMX_FLAG_SECURE, 1);
-	skip("a JIT VM without RANDOMX_FLAG_SECURE (miners): its program "
-	    "pages are writable and executable, as the reference's");
+	    f & ~RANDOMX_FLAG_JIT, f | RANDOMX_FLAG_SECURE, 1, want);
+	check_wx("miners' flags (a JIT VM without SECURE)", f, f, 2, want);
+	check_wx("a JIT VM without SECURE on an interpreted cache",
+	    f & ~RANDOMX_FLAG_JIT, f, 1, want);
+	check_wx_fallback(f, want);
 	return summary();
 }
