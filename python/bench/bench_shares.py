@@ -17,8 +17,9 @@ C and Python alternating, --rounds times each.  It prints each run and
 the median rates, Python's as a share of C's, and the two-thread rate as
 a multiple of the one-thread rate.
 
-Both sides use the VMs they will hash with, made before the clock
-starts (Python's pool is warmed with as many VMs as threads).  The
+Both sides hash with the same RandomX VMs, made before the clock
+starts: Python's pool is warmed with as many VMs as threads, and the C
+threads borrow them from it.  The
 machine's load goes into both sides alike only if it is steady: run it on
 a quiet machine, and read a shared machine's figures as such.
 """
@@ -119,15 +120,26 @@ def run_python(fn, blobs, threads):
     return time.perf_counter() - t0, answers
 
 
-def run_c(drv, vms, preset, blobs, threads):
+def run_c(drv, pool, preset, blobs, threads):
+    """Seconds for shares_driver's C threads to hash blobs; the answers.
+    RandomX: the C threads borrow their VMs from the Python object's
+    pool, the ones Python's threads hash with (taken from the top of the
+    pool and put back in the same order), so that C and Python differ
+    only in who calls the library."""
     length = len(blobs[0])
     buf = b"".join(blobs)
     out = ctypes.create_string_buffer(32 * len(blobs))
     arr = None
-    if vms is not None:
-        arr = (ctypes.c_void_p * threads)(*vms[:threads])
-    secs = drv.shares_run(arr, preset.encode() if preset else None, buf,
-                          length, len(blobs), threads, out)
+    borrowed = []
+    if pool is not None:
+        borrowed = [pool.acquire(None) for _ in range(threads)]
+        arr = (ctypes.c_void_p * threads)(*[vm for _, vm in borrowed])
+    try:
+        secs = drv.shares_run(arr, preset.encode() if preset else None, buf,
+                              length, len(blobs), threads, out)
+    finally:
+        for gen, vm in reversed(borrowed):
+            pool.release(gen, vm)
     if secs < 0:
         raise RuntimeError("shares_run failed")
     raw = out.raw
@@ -144,7 +156,7 @@ def thread_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def measure(name, drv, py_fn, vms, preset, length, threads_list):
+def measure(name, drv, py_fn, pool, preset, length, threads_list):
     # Size the runs from a short Python pass, after one that warms up
     # (a first hash pays for page faults and compiled code).
     run_python(py_fn, inputs(2, length), 1)
@@ -163,7 +175,7 @@ def measure(name, drv, py_fn, vms, preset, length, threads_list):
             for side in ("C", "Python") if r % 2 == 0 else ("Python", "C"):
                 cpu = thread_cpu()
                 if side == "C":
-                    secs, got = run_c(drv, vms, preset, blobs, threads)
+                    secs, got = run_c(drv, pool, preset, blobs, threads)
                 else:
                     secs, got = run_python(py_fn, blobs, threads)
                 cpu = thread_cpu() - cpu
@@ -217,20 +229,17 @@ def rx_workload(drv, full, threads_list):
     rx = randomx.RandomX(b"bench_shares key", full=full)
     print("  RandomX %s: key ready in %.1f s" % (
         "full" if full else "light", time.perf_counter() - t0), flush=True)
-    gen = rx._core.current
+    # The pool warmed with as many VMs as threads: both sides hash with
+    # these.
     n = max(threads_list)
-    # Python's pool warmed with n VMs, and n more for C.
     warm = [rx._core.acquire(None) for _ in range(n)]
-    for g, vm in warm:
+    for g, vm in reversed(warm):
         rx._core.release(g, vm)
-    c_vms = [gen.new_vm() for _ in range(n)]
     WRAPPER.append(("RandomX hash()", wrapper_cost(rx)))
     try:
         return measure("RandomX v1 %s" % ("full" if full else "light"),
-                       drv, rx.hash, c_vms, None, 76, threads_list)
+                       drv, rx.hash, rx._core, None, 76, threads_list)
     finally:
-        for vm in c_vms:
-            randomx._lib.randomx_destroy_vm(vm)
         rx.close()
 
 
