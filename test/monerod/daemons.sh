@@ -16,14 +16,19 @@ cleanup() {
 		kill "$p"
 	done 2> /dev/null
 	for p in $PIDS; do
-		i=0
-		while kill -0 "$p" 2> /dev/null && [ $i -lt 30 ]; do
-			sleep 1
-			i=$((i + 1))
-		done
-		kill -9 "$p" 2> /dev/null
+		reap "$p" 30
 	done
 	rm -rf "$TMP"
+}
+
+# reap PID SECONDS: wait up to SECONDS for PID to exit, then kill it.
+reap() {
+	i=0
+	while kill -0 "$1" 2> /dev/null && [ $i -lt "$2" ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	kill -9 "$1" 2> /dev/null
 }
 
 # rpc PORT METHOD [JSON]: the daemon's plain (non-JSON-RPC) endpoints,

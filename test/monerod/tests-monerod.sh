@@ -103,18 +103,13 @@ OURS_RX=$(readlink -f "$OURS_DIR/librandomx.so.0")
 $CC -shared -fPIC -o "$TMP/flip-hash.so" test/monerod/flip-hash.c -ldl \
     > "$TMP/log" 2>&1 || die "building flip-hash.so: $(cat "$TMP/log")"
 
-# ---- daemons (start, rpc, cleanup: daemons.sh) ----
+# ---- daemons (start, rpc, reap, cleanup: daemons.sh) ----
 
 # stop NAME
 stop() {
 	p=$(cat "$TMP/$1.pid")
 	kill "$p"
-	i=0
-	while kill -0 "$p" 2> /dev/null && [ $i -lt 60 ]; do
-		sleep 1
-		i=$((i + 1))
-	done
-	kill -9 "$p" 2> /dev/null
+	reap "$p" 60
 	PIDS=$(echo "$PIDS" | sed "s/ $p\b//")
 }
 
