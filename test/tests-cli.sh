@@ -562,9 +562,14 @@ check_randomx_cmake() {
 		why="$why${why:+; }no cmake, find_package(RandomX) not built (apt-get install cmake)"
 		return
 	fi
+	# CMake takes a compiler program, not a command: CC="cc -I..." or
+	# "gcc -m32" gives it the program, and the words after it as flags.
+	cc_prog=${CC%% *}
+	cc_flags=${CC#"$cc_prog"}
 	rm -rf "$TMP/cmake"
 	if cmake -S test/install/cmake -B "$TMP/cmake" \
-	    -DCMAKE_PREFIX_PATH="$1" -DCMAKE_C_COMPILER="$CC" \
+	    -DCMAKE_PREFIX_PATH="$1" -DCMAKE_C_COMPILER="$cc_prog" \
+	    -DCMAKE_C_FLAGS="$cc_flags" \
 	    > "$TMP/log" 2>&1 && cmake --build "$TMP/cmake" >> "$TMP/log" 2>&1
 	then
 		grep -q "^RandomX_DIR:PATH=$1/lib/cmake/RandomX\$" \
@@ -581,7 +586,8 @@ check_randomx_cmake() {
 	fi
 	# A later version than the library's is refused.
 	if cmake -S test/install/cmake -B "$TMP/cmake-v3" -DRX_WANT=3.0 \
-	    -DCMAKE_PREFIX_PATH="$1" -DCMAKE_C_COMPILER="$CC" \
+	    -DCMAKE_PREFIX_PATH="$1" -DCMAKE_C_COMPILER="$cc_prog" \
+	    -DCMAKE_C_FLAGS="$cc_flags" \
 	    > "$TMP/log" 2>&1; then
 		fail "cmake: find_package(RandomX 3.0) was satisfied"
 	else
